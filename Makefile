@@ -1,0 +1,37 @@
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# Build driver for the Open MPI queued-communication fork.
+#   make          build and install Open MPI 5.0.7 + our overlay into ./install
+#   make demo     build, then run the ring example on 4 ranks
+#   make check    build if needed, then run every test ("N passed, N failed")
+#   make clean    remove the build tree, the install and test binaries
+#   make distclean  also the cached upstream tarball
+
+PREFIX ?= $(CURDIR)/install
+export PREFIX
+NP ?= 4
+
+.PHONY: all build demo check test clean distclean
+
+all: build
+
+build:
+	bash contrib/queue/build.sh
+
+demo: build
+	bash examples/run-demo.sh $(NP)
+
+check test:
+	bash tests/run-tests.sh
+
+clean:
+	rm -rf build install tests/bin examples/bin bench/bin
+
+distclean: clean
+	rm -rf .cache

@@ -1,0 +1,35 @@
+dnl -*- autoconf -*-
+dnl
+dnl Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+dnl $COPYRIGHT$
+dnl
+dnl Additional copyrights may follow
+dnl
+dnl $HEADER$
+dnl
+
+dnl OMPI_SETUP_QUEUE
+dnl ----------------
+dnl --with-queue turns on the "Queued Communication" chapter: the match
+dnl and queue frameworks, their bindings and the declarations in mpi.h.
+dnl Both frameworks AC_REQUIRE this macro, so it expands once, before the
+dnl first of them (match) is configured.
+AC_DEFUN([OMPI_SETUP_QUEUE],[
+    AC_ARG_WITH([queue],
+        [AS_HELP_STRING([--with-queue],
+            [Build MPI queued communication: MPI_Match, MPI_Queue and the match and queue frameworks (default: no)])])
+
+    AC_MSG_CHECKING([if queued communication is wanted])
+    AS_IF([test "$with_queue" = "yes"],
+          [ompi_want_queue=1
+           AC_MSG_RESULT([yes])],
+          [AS_IF([test -n "$with_queue" && test "$with_queue" != "no"],
+                 [AC_MSG_WARN([--with-queue takes no argument; got "$with_queue"])
+                  AC_MSG_ERROR([Cannot continue])])
+           ompi_want_queue=0
+           AC_MSG_RESULT([no])])
+
+    AC_DEFINE_UNQUOTED([OMPI_WANT_QUEUE], [$ompi_want_queue],
+                       [Whether MPI queued communication is built])
+    AM_CONDITIONAL([OMPI_WANT_QUEUE], [test "$ompi_want_queue" = "1"])
+])

@@ -1,0 +1,109 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# Builds and installs the fork: pristine Open MPI 5.0.7 + our files + patches/.
+#
+# Incremental: each step runs only when its inputs changed.
+#   unpack + patch   tarball or patches/ changed (the tree is made anew)
+#   overlay          copies only files whose content changed
+#   autogen.pl       an m4 file changed, or a file was added or removed
+#   configure        after autogen, or when the configure options changed
+#   make install     always (make itself rebuilds only what changed)
+#
+# Environment: PREFIX (default ./install), CONFIGURE_EXTRA (more configure
+# arguments), OMPI_TARBALL, OMPI_QUEUE_SKIP_DEPS, MAKE_JOBS.
+
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+hash_of() { sha256sum | cut -d' ' -f1; }
+stamp_ok() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
+
+bash "$OMPI_QUEUE_ROOT/contrib/queue/install-deps.sh"
+tarball=$(bash "$OMPI_QUEUE_ROOT/contrib/queue/fetch-upstream.sh")
+mkdir -p "$OMPI_QUEUE_BUILD"
+cd "$OMPI_QUEUE_ROOT"
+
+# 1. pristine tree + patch series
+patch_hash=$( (sha256sum "$tarball" | cut -d' ' -f1; cat patches/*.patch) | hash_of)
+if ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-tree" "$patch_hash" || [ ! -d "$OMPI_QUEUE_SRC" ]; then
+    log "unpacking $(basename "$tarball") and applying patches/"
+    rm -rf "$OMPI_QUEUE_SRC" "$OMPI_QUEUE_BUILD"/.stamp-*
+    tar -C "$OMPI_QUEUE_BUILD" -xf "$tarball"
+    for p in patches/*.patch; do
+        patch -d "$OMPI_QUEUE_SRC" -p1 -s --no-backup-if-mismatch < "$p" || die "patch $p does not apply"
+    done
+    echo "$patch_hash" > "$OMPI_QUEUE_BUILD/.stamp-tree"
+fi
+
+# 2. overlay: our files at their paths in the tree
+overlay_dirs=""
+for d in $OMPI_QUEUE_OVERLAY_DIRS; do
+    [ -d "$d" ] && overlay_dirs="$overlay_dirs $d"
+done
+# shellcheck disable=SC2086
+overlay_list=$(find $overlay_dirs -type f | LC_ALL=C sort)
+prev_list=""
+[ -f "$OMPI_QUEUE_BUILD/.overlay-files" ] && prev_list=$(cat "$OMPI_QUEUE_BUILD/.overlay-files")
+for f in $(comm -23 <(printf '%s\n' "$prev_list") <(printf '%s\n' "$overlay_list")); do
+    [ -n "$f" ] && rm -f "$OMPI_QUEUE_SRC/$f"
+done
+changed=0
+for f in $overlay_list; do
+    if ! cmp -s "$f" "$OMPI_QUEUE_SRC/$f"; then
+        mkdir -p "$OMPI_QUEUE_SRC/$(dirname "$f")"
+        cp "$f" "$OMPI_QUEUE_SRC/$f"
+        changed=$((changed + 1))
+    fi
+done
+printf '%s\n' "$overlay_list" > "$OMPI_QUEUE_BUILD/.overlay-files"
+[ "$changed" -gt 0 ] && log "overlay: $changed file(s) updated"
+
+# 3. autogen when the set of files or any m4 changed
+autogen_hash=$( (echo "$overlay_list"; cat $(printf '%s\n' $overlay_list | grep -E '\.m4$')) | hash_of)
+if ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-autogen" "$autogen_hash"; then
+    log "autogen.pl --force"
+    t0=$SECONDS
+    rm -f "$OMPI_QUEUE_BUILD/.stamp-configure"
+    (cd "$OMPI_QUEUE_SRC" && ./autogen.pl --force > "$OMPI_QUEUE_BUILD/autogen.log" 2>&1) \
+        || { tail -30 "$OMPI_QUEUE_BUILD/autogen.log"; die "autogen failed (log: $OMPI_QUEUE_BUILD/autogen.log)"; }
+    echo "$autogen_hash" > "$OMPI_QUEUE_BUILD/.stamp-autogen"
+    log "autogen done ($((SECONDS - t0)) s)"
+fi
+
+# 4. configure
+config_args=(--prefix="$PREFIX" --with-queue
+             --with-ucx --with-ofi
+             --with-hwloc=external --with-libevent=external
+             --with-pmix=internal --with-prrte=internal
+             --disable-mpi-fortran --disable-oshmem
+             --enable-mca-dso=accelerator-cuda,accelerator-rocm,btl-smcuda,rcache-gpusm,rcache-rgpusm)
+if [ -f /usr/local/cuda/include/cuda.h ]; then
+    config_args+=(--with-cuda=/usr/local/cuda)
+fi
+# shellcheck disable=SC2206
+config_args+=(${CONFIGURE_EXTRA:-})
+config_hash=$(printf '%s\n' "${config_args[@]}" | hash_of)
+if ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-configure" "$config_hash" || [ ! -f "$OMPI_QUEUE_SRC/config.status" ]; then
+    log "configure ${config_args[*]}"
+    t0=$SECONDS
+    (cd "$OMPI_QUEUE_SRC" && PATH=/usr/lib/ccache:$PATH ./configure "${config_args[@]}" \
+        > "$OMPI_QUEUE_BUILD/configure.log" 2>&1) \
+        || { tail -30 "$OMPI_QUEUE_BUILD/configure.log"; die "configure failed (log: $OMPI_QUEUE_BUILD/configure.log)"; }
+    echo "$config_hash" > "$OMPI_QUEUE_BUILD/.stamp-configure"
+    log "configure done ($((SECONDS - t0)) s)"
+fi
+
+# 5. build and install
+jobs=${MAKE_JOBS:-$(nproc)}
+log "make -j$jobs install (log: $OMPI_QUEUE_BUILD/make.log)"
+t0=$SECONDS
+(cd "$OMPI_QUEUE_SRC" && PATH=/usr/lib/ccache:$PATH make -j"$jobs" install > "$OMPI_QUEUE_BUILD/make.log" 2>&1) \
+    || { grep -E -B2 -A6 'error:|Error [0-9]' "$OMPI_QUEUE_BUILD/make.log" | tail -60; die "make failed (log: $OMPI_QUEUE_BUILD/make.log)"; }
+log "installed in $PREFIX ($((SECONDS - t0)) s)"

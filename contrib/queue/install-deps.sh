@@ -1,0 +1,37 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# Installs, with apt, the Debian packages the build needs, when missing.
+# Idempotent: does nothing when everything is installed.
+# OMPI_QUEUE_SKIP_DEPS=1 skips it (for machines without apt).
+
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+PACKAGES="autoconf automake libtool flex pkg-config make gcc g++ perl python3 xz-utils
+          libucx-dev libfabric-dev libhwloc-dev libevent-dev zlib1g-dev libamdhip64-dev ccache"
+
+if [ "${OMPI_QUEUE_SKIP_DEPS:-0}" = "1" ]; then
+    exit 0
+fi
+
+missing=""
+for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+
+command -v apt-get >/dev/null || die "missing packages:$missing (no apt-get here: install them, or set OMPI_QUEUE_SKIP_DEPS=1)"
+SUDO=""
+[ "$(id -u)" = "0" ] || SUDO=sudo
+log "installing:$missing"
+$SUDO apt-get update -q >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q $missing >/dev/null

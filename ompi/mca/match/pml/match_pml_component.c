@@ -1,0 +1,59 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The pml component matches over whatever PML was selected (ob1, ucx, cm):
+ * the portable fallback for any datatype and any transport.
+ */
+
+#include "ompi_config.h"
+
+#include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/pml/match_pml.h"
+
+static int match_pml_register(void)
+{
+    mca_match_pml_component.priority = 10;
+    (void) mca_base_component_var_register(&mca_match_pml_component.super.matchm_version,
+                                           "priority",
+                                           "Priority of the pml match component (the portable "
+                                           "fallback that works over any PML)",
+                                           MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3,
+                                           MCA_BASE_VAR_SCOPE_READONLY,
+                                           &mca_match_pml_component.priority);
+    return OMPI_SUCCESS;
+}
+
+static mca_match_base_module_t *match_pml_init(int *priority)
+{
+    *priority = mca_match_pml_component.priority;
+    return &mca_match_pml_module;
+}
+
+mca_match_pml_component_t mca_match_pml_component = {
+    .super = {
+        .matchm_version = {
+            MCA_MATCH_BASE_VERSION_1_0_0,
+            .mca_component_name = "pml",
+            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                                  OMPI_RELEASE_VERSION),
+            .mca_register_component_params = match_pml_register,
+        },
+        .matchm_data = {
+            MCA_BASE_METADATA_PARAM_NONE
+        },
+        .matchm_init = match_pml_init,
+        .matchm_finalize = NULL,
+    },
+};
+
+mca_match_base_module_t mca_match_pml_module = {
+    .match_component = &mca_match_pml_component.super,
+};

@@ -1,0 +1,64 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * CUDA stream queues (MPIX_QUEUE_TYPE_CUDA_STREAM).
+ *
+ * The driver is loaded with dlopen and its entry points are resolved with
+ * cuGetProcAddress, so the component builds and loads where no CUDA driver
+ * is installed; there it serves no queue and says why at MPI_Queue_init.
+ */
+
+#ifndef MCA_QUEUE_CUDA_H
+#define MCA_QUEUE_CUDA_H
+
+#include "ompi_config.h"
+
+#include <cuda.h>
+
+#include "ompi/mca/queue/queue.h"
+
+BEGIN_C_DECLS
+
+/** Driver entry points this component uses. */
+typedef struct mca_queue_cuda_driver_t {
+    CUresult (*init)(unsigned int flags);
+    CUresult (*driver_get_version)(int *version);
+    CUresult (*device_get_count)(int *count);
+    CUresult (*get_error_name)(CUresult error, const char **name);
+} mca_queue_cuda_driver_t;
+
+typedef struct mca_queue_cuda_component_t {
+    mca_queue_base_component_t super;
+    int priority;
+    /** file name or path of the driver library */
+    char *driver_library;
+} mca_queue_cuda_component_t;
+
+OMPI_DECLSPEC extern mca_queue_cuda_component_t mca_queue_cuda_component;
+extern mca_queue_base_module_t mca_queue_cuda_module;
+
+/**
+ * Load the driver and initialize it, once.  Later calls return the first
+ * call's result.
+ *
+ * @param[out] driver  the entry points, on success
+ * @param[out] reason  why CUDA queues cannot be used, on failure
+ */
+int mca_queue_cuda_driver_open(const mca_queue_cuda_driver_t **driver, const char **reason);
+
+/** Unload the driver, if loaded. */
+void mca_queue_cuda_driver_close(void);
+
+END_C_DECLS
+
+#endif /* MCA_QUEUE_CUDA_H */

@@ -1,0 +1,46 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+#include "ompi_config.h"
+
+#include "ompi/constants.h"
+#include "ompi/mca/queue/base/queue_object.h"
+#include "ompi/mca/queue/default/queue_default.h"
+
+static int queue_default_query(mca_queue_base_module_t *module, int type, void *external,
+                               const char **reason)
+{
+    (void) module;
+    (void) reason;
+    /* the chapter: for this type the external argument is ignored */
+    (void) external;
+    return (MPI_QUEUE_TYPE_DEFAULT == type) ? OMPI_SUCCESS : OMPI_ERR_NOT_SUPPORTED;
+}
+
+static int queue_default_create(ompi_queue_t *queue, void *external)
+{
+    (void) external;
+    queue->q_module_data = NULL;
+    return OMPI_SUCCESS;
+}
+
+static int queue_default_destroy(ompi_queue_t *queue)
+{
+    (void) queue;
+    return OMPI_SUCCESS;
+}
+
+mca_queue_base_module_t mca_queue_default_module = {
+    .queue_component = &mca_queue_default_component,
+    .queue_priority = 0,
+    .queue_query = queue_default_query,
+    .queue_create = queue_default_create,
+    .queue_destroy = queue_default_destroy,
+};

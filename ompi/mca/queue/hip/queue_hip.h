@@ -1,0 +1,59 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * HIP stream queues (MPIX_QUEUE_TYPE_HIP_STREAM).
+ *
+ * The HIP runtime is loaded with dlopen at the first HIP queue, so the
+ * component loads where no HIP runtime is installed; there it serves no
+ * queue and says why at MPI_Queue_init.
+ */
+
+#ifndef MCA_QUEUE_HIP_H
+#define MCA_QUEUE_HIP_H
+
+#include "ompi_config.h"
+
+#include <hip/hip_runtime_api.h>
+
+#include "ompi/mca/queue/queue.h"
+
+BEGIN_C_DECLS
+
+/** Runtime entry points this component uses. */
+typedef struct mca_queue_hip_runtime_t {
+    hipError_t (*get_device_count)(int *count);
+    const char *(*get_error_name)(hipError_t error);
+} mca_queue_hip_runtime_t;
+
+typedef struct mca_queue_hip_component_t {
+    mca_queue_base_component_t super;
+    int priority;
+    /** file name or path of the HIP runtime library */
+    char *runtime_library;
+} mca_queue_hip_component_t;
+
+OMPI_DECLSPEC extern mca_queue_hip_component_t mca_queue_hip_component;
+extern mca_queue_base_module_t mca_queue_hip_module;
+
+/**
+ * Load the HIP runtime and look for a device, once.  Later calls return the
+ * first call's result.
+ */
+int mca_queue_hip_runtime_open(const mca_queue_hip_runtime_t **runtime, const char **reason);
+
+/** Unload the runtime, if loaded. */
+void mca_queue_hip_runtime_close(void);
+
+END_C_DECLS
+
+#endif /* MCA_QUEUE_HIP_H */

@@ -1,0 +1,98 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+#include "ompi_config.h"
+
+#include <stdio.h>
+
+#include "opal/mca/dl/base/base.h"
+#include "opal/mca/threads/mutex.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/mca/queue/base/base.h"
+#include "ompi/mca/queue/hip/queue_hip.h"
+
+static opal_mutex_t queue_hip_runtime_lock = OPAL_MUTEX_STATIC_INIT;
+static bool queue_hip_runtime_tried = false;
+static int queue_hip_runtime_status = OMPI_ERR_NOT_AVAILABLE;
+static opal_dl_handle_t *queue_hip_runtime_handle = NULL;
+static mca_queue_hip_runtime_t queue_hip_runtime;
+static char queue_hip_reason[256];
+
+static int queue_hip_load(void)
+{
+    char *err_msg = NULL;
+    hipError_t err;
+    int count = 0;
+
+    if (OPAL_SUCCESS != opal_dl_open(mca_queue_hip_component.runtime_library, false, true,
+                                     &queue_hip_runtime_handle, &err_msg)) {
+        snprintf(queue_hip_reason, sizeof(queue_hip_reason),
+                 "no HIP runtime: cannot load %s", mca_queue_hip_component.runtime_library);
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    if (OPAL_SUCCESS != opal_dl_lookup(queue_hip_runtime_handle, "hipGetDeviceCount",
+                                       (void **) &queue_hip_runtime.get_device_count, &err_msg)
+        || OPAL_SUCCESS != opal_dl_lookup(queue_hip_runtime_handle, "hipGetErrorName",
+                                          (void **) &queue_hip_runtime.get_error_name,
+                                          &err_msg)) {
+        snprintf(queue_hip_reason, sizeof(queue_hip_reason),
+                 "the HIP runtime in %s lacks hipGetDeviceCount or hipGetErrorName",
+                 mca_queue_hip_component.runtime_library);
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+
+    err = queue_hip_runtime.get_device_count(&count);
+    if (hipSuccess != err || 0 == count) {
+        snprintf(queue_hip_reason, sizeof(queue_hip_reason), "no HIP device (%s)",
+                 hipSuccess != err ? queue_hip_runtime.get_error_name(err) : "count is 0");
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_QUEUE_BASE_OUTPUT,
+                        "queue:hip: runtime loaded, %d device(s)", count);
+    return OMPI_SUCCESS;
+}
+
+int mca_queue_hip_runtime_open(const mca_queue_hip_runtime_t **runtime, const char **reason)
+{
+    OPAL_THREAD_LOCK(&queue_hip_runtime_lock);
+    if (!queue_hip_runtime_tried) {
+        queue_hip_runtime_tried = true;
+        queue_hip_runtime_status = queue_hip_load();
+        if (OMPI_SUCCESS != queue_hip_runtime_status) {
+            opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_QUEUE_BASE_OUTPUT,
+                                "queue:hip: %s", queue_hip_reason);
+            if (NULL != queue_hip_runtime_handle) {
+                (void) opal_dl_close(queue_hip_runtime_handle);
+                queue_hip_runtime_handle = NULL;
+            }
+        }
+    }
+    OPAL_THREAD_UNLOCK(&queue_hip_runtime_lock);
+
+    if (OMPI_SUCCESS != queue_hip_runtime_status) {
+        *reason = queue_hip_reason;
+        return queue_hip_runtime_status;
+    }
+    *runtime = &queue_hip_runtime;
+    return OMPI_SUCCESS;
+}
+
+void mca_queue_hip_runtime_close(void)
+{
+    OPAL_THREAD_LOCK(&queue_hip_runtime_lock);
+    if (NULL != queue_hip_runtime_handle) {
+        (void) opal_dl_close(queue_hip_runtime_handle);
+        queue_hip_runtime_handle = NULL;
+    }
+    queue_hip_runtime_tried = false;
+    queue_hip_runtime_status = OMPI_ERR_NOT_AVAILABLE;
+    OPAL_THREAD_UNLOCK(&queue_hip_runtime_lock);
+}

@@ -1,0 +1,50 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+#include "ompi_config.h"
+
+#include "ompi/mpi/c/bindings.h"
+#include "ompi/runtime/params.h"
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/mca/queue/base/queue_object.h"
+
+#if OMPI_BUILD_MPI_PROFILING
+#if OPAL_HAVE_WEAK_SYMBOLS
+#pragma weak MPI_Queue_free = PMPI_Queue_free
+#endif
+#define MPI_Queue_free PMPI_Queue_free
+#endif
+
+static const char FUNC_NAME[] = "MPI_Queue_free";
+
+int MPI_Queue_free(MPI_Queue *queue)
+{
+    int ret;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (NULL == queue) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG,
+                                                   "MPI_Queue_free: queue is a NULL pointer");
+        }
+        if (ompi_queue_invalid(*queue)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG,
+                                                   "MPI_Queue_free: the queue is MPI_QUEUE_NULL "
+                                                   "or was already freed");
+        }
+    }
+
+    ret = ompi_queue_release(*queue);
+    if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ompi_errcode_get_mpi_code(ret), FUNC_NAME);
+    }
+    *queue = MPI_QUEUE_NULL;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,52 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# The installed mpi.h declares the queue API built so far, for C and C++,
+# and libmpi exports both the MPI_ and the PMPI_ symbols.
+
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+cat > "$tmp/decl.c" <<'EOC'
+#include <mpi.h>
+#if !OMPI_HAVE_MPI_QUEUE
+#error "mpi.h does not announce OMPI_HAVE_MPI_QUEUE"
+#endif
+int use(void);
+int use(void)
+{
+    MPI_Queue q = MPI_QUEUE_NULL;
+    int types[] = {MPI_QUEUE_TYPE_DEFAULT, MPIX_QUEUE_TYPE_CUDA_STREAM, MPIX_QUEUE_TYPE_HIP_STREAM};
+    int (*init)(MPI_Queue *, int, void *) = MPI_Queue_init;
+    int (*pinit)(MPI_Queue *, int, void *) = PMPI_Queue_init;
+    int (*fr)(MPI_Queue *) = MPI_Queue_free;
+    int (*pfr)(MPI_Queue *) = PMPI_Queue_free;
+    MPI_Fint (*c2f)(MPI_Queue) = MPI_Queue_c2f;
+    MPI_Queue (*f2c)(MPI_Fint) = MPI_Queue_f2c;
+    return (q == MPI_QUEUE_NULL) + types[0] + (init != 0) + (pinit != 0) + (fr != 0) + (pfr != 0)
+           + (c2f != 0) + (f2c != 0);
+}
+EOC
+"$PREFIX/bin/mpicc" -Wall -Werror -c -o "$tmp/decl.o" "$tmp/decl.c" || { echo "FAIL: C declarations"; status=1; }
+cp "$tmp/decl.c" "$tmp/decl.cc"
+if command -v g++ > /dev/null; then
+    "$PREFIX/bin/mpicxx" -Wall -Werror -c -o "$tmp/declxx.o" "$tmp/decl.cc" || { echo "FAIL: C++ declarations"; status=1; }
+fi
+
+lib=$PREFIX/lib/libmpi.so
+for sym in MPI_Queue_init PMPI_Queue_init MPI_Queue_free PMPI_Queue_free MPI_Queue_c2f \
+           MPI_Queue_f2c ompi_mpi_queue_null; do
+    nm -D --defined-only "$lib" | grep -qw "$sym" || { echo "FAIL: libmpi does not export $sym"; status=1; }
+done
+
+[ "$status" = 0 ] && echo "installed headers and library carry the queue API"
+exit $status

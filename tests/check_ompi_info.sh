@@ -1,0 +1,40 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# ompi_info shows the match and queue frameworks, their components and
+# their parameters.
+
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
+info=$PREFIX/bin/ompi_info
+status=0
+
+fail() { echo "FAIL: $*"; status=1; }
+
+components=$("$info" --parsable 2>&1) || fail "ompi_info exited non-zero"
+for want in "match:pml" "queue:default" "queue:cuda" "queue:hip"; do
+    fw=${want%%:*}
+    comp=${want##*:}
+    echo "$components" | grep -q "^mca:$fw:$comp:version" || fail "ompi_info does not list component $comp of framework $fw"
+done
+
+params=$("$info" --param queue all --level 9 --parsable 2>&1)
+for p in queue_base_verbose queue_default_priority queue_cuda_priority queue_cuda_driver_library \
+         queue_hip_priority queue_hip_runtime_library; do
+    echo "$params" | grep -q ":param:$p:value:" || fail "ompi_info --param queue all does not show $p"
+done
+params=$("$info" --param match all --level 9 --parsable 2>&1)
+for p in match_base_verbose match_pml_priority; do
+    echo "$params" | grep -q ":param:$p:value:" || fail "ompi_info --param match all does not show $p"
+done
+
+"$info" | grep -Eq "MCA queue: default" || fail "plain ompi_info does not show 'MCA queue: default'"
+
+[ "$status" = 0 ] && echo "ompi_info lists the match and queue frameworks"
+exit $status

@@ -1,0 +1,48 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# The repository carries only our own files: no overlay file is an Open MPI
+# file, every patch starts with a header saying what and why, and the
+# series applies to the pristine release exactly (no fuzz, no offset).
+
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
+cd "$OMPI_QUEUE_ROOT"
+
+tarball=$(bash contrib/queue/fetch-upstream.sh)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tar -C "$tmp" -xf "$tarball"
+src=$tmp/openmpi-$OMPI_VERSION
+status=0
+
+for d in $OMPI_QUEUE_OVERLAY_DIRS; do
+    [ -d "$d" ] || continue
+    while read -r f; do
+        if [ -e "$src/$f" ]; then
+            echo "overlay file $f is an Open MPI file: change it with a patch instead"
+            status=1
+        fi
+    done < <(find "$d" -type f)
+done
+
+for p in patches/*.patch; do
+    first=$(head -n1 "$p")
+    case "$first" in
+    diff*|---*|"") echo "$p: no header before the diff"; status=1 ;;
+    esac
+    out=$(patch -d "$src" -p1 --no-backup-if-mismatch < "$p" 2>&1) || { echo "$p does not apply: $out"; status=1; continue; }
+    if echo "$out" | grep -Eq 'fuzz|offset'; then
+        echo "$p applies only with fuzz or offset: $out"
+        status=1
+    fi
+done
+
+[ "$status" = 0 ] && echo "overlay and patch series OK"
+exit $status

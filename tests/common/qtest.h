@@ -1,0 +1,130 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Tiny harness for the multi-rank tests: checks that count failures, named
+ * steps, and a watchdog that names the step that did not finish.
+ *
+ *   int main(int argc, char **argv) {
+ *       qt_init(&argc, &argv);          MPI_Init, errors return, watchdog
+ *       QT_STEP("send ring");
+ *       QT_CHECK(x == 1, "x is %d", x);
+ *       QT_CHECK_RC(MPI_Foo(...), MPI_ERR_ARG);
+ *       return qt_finalize();           agree on the verdict, MPI_Finalize
+ *   }
+ */
+
+#ifndef QTEST_H
+#define QTEST_H
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+static int qt_rank = -1;
+static int qt_failures = 0;
+static const char *volatile qt_step = "start";
+
+#define QT_STEP(name)                                                       \
+    do {                                                                    \
+        qt_step = (name);                                                   \
+        if (NULL != getenv("QTEST_VERBOSE")) {                              \
+            fprintf(stderr, "[rank %d] step: %s\n", qt_rank, qt_step);      \
+        }                                                                   \
+    } while (0)
+
+#define QT_CHECK(cond, ...)                                                 \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            qt_failures++;                                                  \
+            fprintf(stderr, "[rank %d] FAIL %s:%d (step %s): ", qt_rank,    \
+                    __FILE__, __LINE__, qt_step);                           \
+            fprintf(stderr, __VA_ARGS__);                                   \
+            fputc('\n', stderr);                                            \
+        }                                                                   \
+    } while (0)
+
+/* Check the error class returned by an MPI call. */
+#define QT_CHECK_RC(call, expected_class)                                   \
+    do {                                                                    \
+        int qt_rc_ = (call), qt_cls_ = qt_rc_;                              \
+        if (MPI_SUCCESS != qt_rc_) {                                        \
+            MPI_Error_class(qt_rc_, &qt_cls_);                              \
+        }                                                                   \
+        QT_CHECK(qt_cls_ == (expected_class),                               \
+                 "%s returned class %d, expected %d", #call, qt_cls_,       \
+                 (int) (expected_class));                                   \
+    } while (0)
+
+#define QT_OK(call) QT_CHECK_RC(call, MPI_SUCCESS)
+
+static void qt_watchdog(int sig)
+{
+    char buf[256];
+    int len;
+
+    (void) sig;
+    len = snprintf(buf, sizeof(buf), "[rank %d] TIMEOUT: step \"%s\" did not finish\n", qt_rank,
+                   qt_step);
+    if (len > 0) {
+        (void) write(STDERR_FILENO, buf, (size_t) len);
+    }
+    _exit(124);
+}
+
+/* Watchdog, in seconds, below the runner's own timeout so that the step
+ * that hangs is named. */
+static void qt_arm_watchdog(void)
+{
+    const char *env = getenv("QTEST_TIMEOUT");
+    int seconds = (NULL != env) ? atoi(env) : 60;
+
+    signal(SIGALRM, qt_watchdog);
+    alarm(seconds > 0 ? (unsigned) seconds : 60);
+}
+
+static void qt_init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    qt_arm_watchdog();
+    QT_STEP("MPI_Init");
+    MPI_Init_thread(argc, argv, required, provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &qt_rank);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    QT_STEP("after MPI_Init");
+}
+
+static void qt_init(int *argc, char ***argv)
+{
+    int provided;
+    qt_init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+}
+
+/* All ranks agree on the verdict; rank 0 prints it. */
+static int qt_finalize(void)
+{
+    int total = 0;
+
+    QT_STEP("final verdict");
+    MPI_Allreduce(&qt_failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    QT_STEP("MPI_Finalize");
+    MPI_Finalize();
+    if (0 == qt_rank) {
+        printf("%s: %d failure(s)\n", 0 == total ? "OK" : "FAILED", total);
+    }
+    return 0 == total ? 0 : 1;
+}
+
+#endif /* QTEST_H */

@@ -1,0 +1,79 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Queues in the Sessions model: the frameworks are opened by
+ * MPI_Session_init with no MPI_Init, and closed and reopened across
+ * session cycles.
+ */
+
+#include "common/qtest.h"
+
+#define NCYCLES 3
+
+int main(int argc, char **argv)
+{
+    int failures = 0;
+    (void) argc;
+    (void) argv;
+
+    qt_arm_watchdog();
+    for (int cycle = 0; cycle < NCYCLES; ++cycle) {
+        MPI_Session session = MPI_SESSION_NULL;
+        MPI_Queue q = MPI_QUEUE_NULL;
+        MPI_Group group;
+        MPI_Comm comm;
+        int rc, size, sum = 0, one = 1;
+
+        QT_STEP("MPI_Session_init");
+        rc = MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session);
+        if (MPI_SUCCESS != rc) {
+            fprintf(stderr, "FAIL: MPI_Session_init returned %d in cycle %d\n", rc, cycle);
+            return 1;
+        }
+
+        QT_STEP("queue in a session");
+        rc = MPI_Queue_init(&q, MPI_QUEUE_TYPE_DEFAULT, NULL);
+        if (MPI_SUCCESS != rc || MPI_QUEUE_NULL == q) {
+            fprintf(stderr, "FAIL: MPI_Queue_init returned %d in cycle %d\n", rc, cycle);
+            failures++;
+        }
+        rc = MPI_Queue_free(&q);
+        if (MPI_SUCCESS != rc || MPI_QUEUE_NULL != q) {
+            fprintf(stderr, "FAIL: MPI_Queue_free returned %d in cycle %d\n", rc, cycle);
+            failures++;
+        }
+
+        QT_STEP("communicator from the session");
+        MPI_Group_from_session_pset(session, "mpi://WORLD", &group);
+        MPI_Comm_create_from_group(group, "org.open-mpi.queue.test", MPI_INFO_NULL,
+                                   MPI_ERRORS_RETURN, &comm);
+        MPI_Comm_size(comm, &size);
+        MPI_Comm_rank(comm, &qt_rank);
+
+        QT_STEP("allreduce in the session");
+        MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm);
+        if (sum != size) {
+            fprintf(stderr, "FAIL: allreduce gave %d, expected %d\n", sum, size);
+            failures++;
+        }
+        MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, comm);
+
+        MPI_Group_free(&group);
+        MPI_Comm_free(&comm);
+        QT_STEP("MPI_Session_finalize");
+        MPI_Session_finalize(&session);
+    }
+
+    if (0 == qt_rank) {
+        printf("%s: %d failure(s)\n", 0 == failures ? "OK" : "FAILED", failures);
+    }
+    return 0 == failures ? 0 : 1;
+}

@@ -1,0 +1,116 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# The test command: builds the fork if needed, then runs
+#   - the script checks tests/check_*.sh (repository and install checks),
+#   - every multi-rank test of tests/tests.list with the installed mpirun,
+#     over ob1 (shared memory) and over UCX,
+# and ends with the line "N passed, N failed" (exit 1 on any failure).
+# A case that cannot run here prints SKIP and is not counted as passed.
+#
+# Usage: tests/run-tests.sh [NAME-FILTER]
+# Environment: OMPI_QUEUE_NO_BUILD=1 skips the build step; QTEST_VERBOSE=1
+# prints every step of every rank.
+
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
+filter=${1:-}
+cd "$OMPI_QUEUE_ROOT"
+
+if [ "${OMPI_QUEUE_NO_BUILD:-0}" != "1" ]; then
+    bash contrib/queue/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+fi
+
+MPICC=$PREFIX/bin/mpicc
+MPIRUN=$PREFIX/bin/mpirun
+[ -x "$MPIRUN" ] || { echo "no $MPIRUN: build first"; echo "0 passed, 1 failed"; exit 1; }
+if [ "$(id -u)" = "0" ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+export QTEST_TIMEOUT=${QTEST_TIMEOUT:-90}
+RUN_TIMEOUT=$((QTEST_TIMEOUT + 30))
+
+declare -A TRANSPORT=(
+    [ob1]="--mca pml ob1 --mca btl self,sm"
+    [ucx]="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
+)
+
+GPU=no-gpu
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    GPU=gpu-cuda
+fi
+
+passed=0
+failed=0
+skipped=0
+logdir=$OMPI_QUEUE_BUILD/test-logs
+bindir=$OMPI_QUEUE_ROOT/tests/bin
+mkdir -p "$logdir" "$bindir"
+
+report() {   # verdict name log
+    case "$1" in
+    PASS) passed=$((passed + 1)); echo "PASS $2" ;;
+    SKIP) skipped=$((skipped + 1)); echo "SKIP $2" ;;
+    *)    failed=$((failed + 1)); echo "FAIL $2"
+          [ -f "$3" ] && tail -n 25 "$3" | sed 's/^/    | /' ;;
+    esac
+}
+
+# 1. script checks
+for t in tests/check_*.sh; do
+    name=$(basename "$t" .sh)
+    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
+    log=$logdir/$name.log
+    if timeout 600 bash "$t" > "$log" 2>&1; then
+        report PASS "$name" "$log"
+    elif grep -q '^SKIP' "$log"; then
+        report SKIP "$name ($(grep -m1 '^SKIP' "$log"))" "$log"
+    else
+        report FAIL "$name" "$log"
+    fi
+done
+
+# 2. multi-rank tests
+while read -r name ranks transports args; do
+    [ -z "$name" ] || [[ "$name" == \#* ]] && continue
+    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
+    src=tests/$name.c
+    exe=$bindir/$name
+    if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ tests/common/qtest.h -nt "$exe" ] \
+        || [ "$MPICC" -nt "$exe" ]; then
+        if ! "$MPICC" -Wall -Wextra -Werror -O2 -g -o "$exe" "$src" > "$logdir/$name.build.log" 2>&1; then
+            report FAIL "$name (compile)" "$logdir/$name.build.log"
+            continue
+        fi
+    fi
+    args=${args//@GPU@/$GPU}
+    for np in ${ranks//,/ }; do
+        for tr in ${transports//,/ }; do
+            case_name="$name [$tr, $np ranks]"
+            log=$logdir/$name.$tr.$np.log
+            # shellcheck disable=SC2086
+            timeout -k 10 "$RUN_TIMEOUT" "$MPIRUN" --oversubscribe -n "$np" ${TRANSPORT[$tr]} \
+                "$exe" $args > "$log" 2>&1 < /dev/null
+            rc=$?
+            if [ "$rc" = 0 ] && grep -q '^OK:' "$log"; then
+                report PASS "$case_name" "$log"
+            else
+                [ "$rc" = 124 ] && echo "    | mpirun did not finish within ${RUN_TIMEOUT}s" >> "$log"
+                report FAIL "$case_name (exit $rc)" "$log"
+            fi
+        done
+    done
+done < tests/tests.list
+
+if [ "$skipped" -gt 0 ]; then
+    echo "$passed passed, $failed failed, $skipped skipped"
+else
+    echo "$passed passed, $failed failed"
+fi
+[ "$failed" = 0 ]
