@@ -42,10 +42,10 @@ if command -v g++ > /dev/null; then
     "$PREFIX/bin/mpicxx" -Wall -Werror -c -o "$tmp/declxx.o" "$tmp/decl.cc" || { echo "FAIL: C++ declarations"; status=1; }
 fi
 
-lib=$PREFIX/lib/libmpi.so
+syms=$(nm -D --defined-only "$PREFIX/lib/libmpi.so")
 for sym in MPI_Queue_init PMPI_Queue_init MPI_Queue_free PMPI_Queue_free MPI_Queue_c2f \
            MPI_Queue_f2c ompi_mpi_queue_null; do
-    nm -D --defined-only "$lib" | grep -qw "$sym" || { echo "FAIL: libmpi does not export $sym"; status=1; }
+    grep -qw "$sym" <<< "$syms" || { echo "FAIL: libmpi does not export $sym"; status=1; }
 done
 
 [ "$status" = 0 ] && echo "installed headers and library carry the queue API"

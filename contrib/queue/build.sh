@@ -106,4 +106,15 @@ log "make -j$jobs install (log: $OMPI_QUEUE_BUILD/make.log)"
 t0=$SECONDS
 (cd "$OMPI_QUEUE_SRC" && PATH=/usr/lib/ccache:$PATH make -j"$jobs" install > "$OMPI_QUEUE_BUILD/make.log" 2>&1) \
     || { grep -E -B2 -A6 'error:|Error [0-9]' "$OMPI_QUEUE_BUILD/make.log" | tail -60; die "make failed (log: $OMPI_QUEUE_BUILD/make.log)"; }
+
+# Open MPI's own CUDA components (accelerator/cuda, rcache/gpusm,
+# rcache/rgpusm, btl/smcuda) link libcuda and so cannot load where there is
+# no CUDA driver; stock Open MPI then prints a load error for each in every
+# process.  Keep those expected messages quiet; any other load error shows.
+params=$PREFIX/etc/openmpi-mca-params.conf
+marker="# ompi-queue: quiet load errors of CUDA-linked components without a driver"
+if [ -f "$params" ] && ! grep -qF "$marker" "$params"; then
+    printf '\n%s\nmca_base_component_show_load_errors = ^accelerator/cuda,rcache/gpusm,rcache/rgpusm,btl/smcuda\n' \
+        "$marker" >> "$params"
+fi
 log "installed in $PREFIX ($((SECONDS - t0)) s)"

@@ -70,7 +70,7 @@ static const char *volatile qt_step = "start";
 
 #define QT_OK(call) QT_CHECK_RC(call, MPI_SUCCESS)
 
-static void qt_watchdog(int sig)
+static inline void qt_watchdog(int sig)
 {
     char buf[256];
     int len;
@@ -86,7 +86,7 @@ static void qt_watchdog(int sig)
 
 /* Watchdog, in seconds, below the runner's own timeout so that the step
  * that hangs is named. */
-static void qt_arm_watchdog(void)
+static inline void qt_arm_watchdog(void)
 {
     const char *env = getenv("QTEST_TIMEOUT");
     int seconds = (NULL != env) ? atoi(env) : 60;
@@ -95,7 +95,7 @@ static void qt_arm_watchdog(void)
     alarm(seconds > 0 ? (unsigned) seconds : 60);
 }
 
-static void qt_init_thread(int *argc, char ***argv, int required, int *provided)
+static inline void qt_init_thread(int *argc, char ***argv, int required, int *provided)
 {
     qt_arm_watchdog();
     QT_STEP("MPI_Init");
@@ -106,14 +106,14 @@ static void qt_init_thread(int *argc, char ***argv, int required, int *provided)
     QT_STEP("after MPI_Init");
 }
 
-static void qt_init(int *argc, char ***argv)
+static inline void qt_init(int *argc, char ***argv)
 {
     int provided;
     qt_init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
 }
 
 /* All ranks agree on the verdict; rank 0 prints it. */
-static int qt_finalize(void)
+static inline int qt_finalize(void)
 {
     int total = 0;
 

@@ -15,6 +15,8 @@
 
 #include "ompi_config.h"
 
+#include "ompi/constants.h"
+
 #include "ompi/mca/match/base/base.h"
 #include "ompi/mca/match/pml/match_pml.h"
 

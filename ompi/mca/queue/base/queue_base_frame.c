@@ -11,6 +11,7 @@
 #include "ompi_config.h"
 
 #include "opal/mca/base/base.h"
+#include "ompi/constants.h"
 #include "ompi/mca/queue/queue.h"
 #include "ompi/mca/queue/base/base.h"
 

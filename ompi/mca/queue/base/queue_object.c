@@ -23,7 +23,7 @@
 /* How many freed objects wait before their memory is reused. */
 #define OMPI_QUEUE_RETIRED_MAX 64
 
-ompi_predefined_queue_t ompi_mpi_queue_null = {{{{{0}}}}};
+ompi_predefined_queue_t ompi_mpi_queue_null = {{{{0}}}};
 opal_pointer_array_t ompi_queue_f_to_c_table = {{0}};
 
 static opal_list_t ompi_queue_retired;

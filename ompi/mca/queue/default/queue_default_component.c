@@ -15,6 +15,8 @@
 
 #include "ompi_config.h"
 
+#include "ompi/constants.h"
+
 #include "opal/util/output.h"
 #include "ompi/mca/queue/base/base.h"
 #include "ompi/mca/queue/default/queue_default.h"

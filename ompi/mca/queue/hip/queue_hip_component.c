@@ -10,6 +10,8 @@
 
 #include "ompi_config.h"
 
+#include "ompi/constants.h"
+
 #include "opal/util/output.h"
 #include "ompi/mca/queue/base/base.h"
 #include "ompi/mca/queue/hip/queue_hip.h"
