@@ -90,13 +90,23 @@ while read -r name ranks transports args; do
         fi
     fi
     args=${args//@GPU@/$GPU}
+    # "env:NAME=VALUE" words set the environment of the run (mpirun forwards
+    # OMPI_MCA_* to the ranks); the other words are the program's arguments
+    run_env=()
+    prog_args=()
+    for w in $args; do
+        case "$w" in
+        env:*) run_env+=("${w#env:}") ;;
+        *) prog_args+=("$w") ;;
+        esac
+    done
     for np in ${ranks//,/ }; do
         for tr in ${transports//,/ }; do
-            case_name="$name [$tr, $np ranks]"
-            log=$logdir/$name.$tr.$np.log
+            case_name="$name [$tr, $np ranks${args:+, $args}]"
+            log=$logdir/$name.$tr.$np.${prog_args[0]:-default}.log
             # shellcheck disable=SC2086
-            timeout -k 10 "$RUN_TIMEOUT" "$MPIRUN" --oversubscribe -n "$np" ${TRANSPORT[$tr]} \
-                "$exe" $args > "$log" 2>&1 < /dev/null
+            env "${run_env[@]}" timeout -k 10 "$RUN_TIMEOUT" "$MPIRUN" --oversubscribe -n "$np" \
+                ${TRANSPORT[$tr]} "$exe" "${prog_args[@]}" > "$log" 2>&1 < /dev/null
             rc=$?
             if [ "$rc" = 0 ] && grep -q '^OK:' "$log"; then
                 report PASS "$case_name" "$log"

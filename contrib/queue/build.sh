@@ -31,14 +31,48 @@ mkdir -p "$OMPI_QUEUE_BUILD"
 cd "$OMPI_QUEUE_ROOT"
 
 # 1. pristine tree + patch series
-patch_hash=$( (sha256sum "$tarball" | cut -d' ' -f1; cat patches/*.patch) | hash_of)
-if ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-tree" "$patch_hash" || [ ! -d "$OMPI_QUEUE_SRC" ]; then
-    log "unpacking $(basename "$tarball") and applying patches/"
-    rm -rf "$OMPI_QUEUE_SRC" "$OMPI_QUEUE_BUILD"/.stamp-*
-    tar -C "$OMPI_QUEUE_BUILD" -xf "$tarball"
+patched_files() {   # the tree paths a set of patches touch
+    sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$@" | LC_ALL=C sort -u
+}
+apply_patches() {
     for p in patches/*.patch; do
         patch -d "$OMPI_QUEUE_SRC" -p1 -s --no-backup-if-mismatch < "$p" || die "patch $p does not apply"
     done
+    patched_files patches/*.patch > "$OMPI_QUEUE_BUILD/.patched-files"
+}
+tar_hash=$(sha256sum "$tarball" | cut -d' ' -f1)
+patch_hash=$( (echo "$tar_hash"; cat patches/*.patch) | hash_of)
+if [ ! -d "$OMPI_QUEUE_SRC" ] || ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-tarball" "$tar_hash"; then
+    log "unpacking $(basename "$tarball") and applying patches/"
+    rm -rf "$OMPI_QUEUE_SRC" "$OMPI_QUEUE_BUILD"/.stamp-* "$OMPI_QUEUE_BUILD/.overlay-files"
+    tar -C "$OMPI_QUEUE_BUILD" -xf "$tarball"
+    apply_patches
+    echo "$tar_hash" > "$OMPI_QUEUE_BUILD/.stamp-tarball"
+    echo "$patch_hash" > "$OMPI_QUEUE_BUILD/.stamp-tree"
+elif ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-tree" "$patch_hash"; then
+    # The series changed: put back the pristine copy of every file the old
+    # or the new series touches, apply the new series, and keep the old
+    # timestamp of each file whose content came out the same, so that make
+    # rebuilds only what the change affects.
+    log "patch series changed: re-applying patches/"
+    keep=$(mktemp -d)
+    files=$(cat "$OMPI_QUEUE_BUILD/.patched-files" 2>/dev/null; patched_files patches/*.patch)
+    files=$(printf '%s\n' $files | LC_ALL=C sort -u)
+    for f in $files; do
+        if [ -f "$OMPI_QUEUE_SRC/$f" ]; then
+            mkdir -p "$keep/$(dirname "$f")"
+            cp -p "$OMPI_QUEUE_SRC/$f" "$keep/$f"
+        fi
+    done
+    # shellcheck disable=SC2046
+    tar -C "$OMPI_QUEUE_BUILD" -xf "$tarball" $(printf "openmpi-$OMPI_VERSION/%s " $files) 2>/dev/null || true
+    apply_patches
+    for f in $files; do
+        if [ -f "$keep/$f" ] && cmp -s "$keep/$f" "$OMPI_QUEUE_SRC/$f"; then
+            touch -r "$keep/$f" "$OMPI_QUEUE_SRC/$f"
+        fi
+    done
+    rm -rf "$keep"
     echo "$patch_hash" > "$OMPI_QUEUE_BUILD/.stamp-tree"
 fi
 
@@ -66,7 +100,10 @@ printf '%s\n' "$overlay_list" > "$OMPI_QUEUE_BUILD/.overlay-files"
 [ "$changed" -gt 0 ] && log "overlay: $changed file(s) updated"
 
 # 3. autogen when the set of files or any m4 changed
-autogen_hash=$( (echo "$overlay_list"; cat $(printf '%s\n' $overlay_list | grep -E '\.m4$')) | hash_of)
+autogen_inputs=$(printf '%s\n' $overlay_list | grep -E '\.m4$' || true)
+patched_autoconf=$(grep -E '(\.m4|configure\.ac)$' "$OMPI_QUEUE_BUILD/.patched-files" || true)
+autogen_hash=$( (echo "$overlay_list"; cat $autogen_inputs;
+                 for f in $patched_autoconf; do cat "$OMPI_QUEUE_SRC/$f"; done) | hash_of)
 if ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-autogen" "$autogen_hash"; then
     log "autogen.pl --force"
     t0=$SECONDS

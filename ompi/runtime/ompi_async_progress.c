@@ -1,0 +1,231 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <time.h>
+
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/mca/threads/mutex.h"
+#include "opal/mca/threads/threads.h"
+#include "opal/mca/threads/thread_usage.h"
+#include "opal/runtime/opal_progress.h"
+#include "opal/sys/atomic.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/info/info.h"
+#include "ompi/runtime/mpiruntime.h"
+#include "ompi/runtime/ompi_async_progress.h"
+
+static bool ompi_async_progress_param = false;
+static int ompi_async_progress_spin = 1000;
+static int ompi_async_progress_max_sleep_us = 1000;
+static bool ompi_async_progress_registered = false;
+
+/* the session hint, read before the MCA system is up */
+static bool ompi_async_progress_hinted = false;
+/* decided at configure: the library runs thread safe for the thread */
+static bool ompi_async_progress_wanted = false;
+
+static opal_mutex_t ompi_async_progress_lock = OPAL_MUTEX_STATIC_INIT;
+static opal_thread_t ompi_async_progress_thread;
+static opal_atomic_int32_t ompi_async_progress_running = 0;   /* read by the thread */
+static int ompi_async_progress_users = 0;
+static bool ompi_async_progress_started = false;
+
+static inline bool ompi_async_progress_is_running(void)
+{
+    opal_atomic_rmb();
+    return 0 != ompi_async_progress_running;
+}
+
+int ompi_async_progress_register(void)
+{
+    if (ompi_async_progress_registered) {
+        return OMPI_SUCCESS;
+    }
+    ompi_async_progress_registered = true;
+
+    (void) mca_base_var_register("ompi", "mpi", NULL, "async_progress",
+                                 "Strong progress: run a thread that progresses MPI operations "
+                                 "while the application makes no MPI call. The library then "
+                                 "runs thread safe at any thread level. Also requested by the "
+                                 "info key mpi_strong_progress=true of MPI_Session_init",
+                                 MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_4,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &ompi_async_progress_param);
+    (void) mca_base_var_register("ompi", "mpi", NULL, "async_progress_spin",
+                                 "Idle progress calls the progress thread makes before it starts "
+                                 "to sleep between calls",
+                                 MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &ompi_async_progress_spin);
+    (void) mca_base_var_register("ompi", "mpi", NULL, "async_progress_max_sleep_us",
+                                 "Longest sleep, in microseconds, of an idle progress thread (it "
+                                 "doubles from 1 us while nothing happens)",
+                                 MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &ompi_async_progress_max_sleep_us);
+    return OMPI_SUCCESS;
+}
+
+void ompi_async_progress_hint(opal_info_t *info)
+{
+    int flag = 0;
+    bool value = false;
+
+    /* MPI_INFO_NULL is not even constructed before the first initialization */
+    if (NULL == info || &ompi_mpi_info_null.info.super == info) {
+        return;
+    }
+    if (OPAL_SUCCESS == opal_info_get_bool(info, OMPI_ASYNC_PROGRESS_INFO_KEY, &value, &flag)
+        && flag && value) {
+        ompi_async_progress_hinted = true;
+    }
+}
+
+void ompi_async_progress_configure(void)
+{
+    (void) ompi_async_progress_register();
+    ompi_async_progress_wanted = ompi_async_progress_param || ompi_async_progress_hinted;
+    ompi_async_progress_hinted = false;
+    if (ompi_async_progress_wanted) {
+        /* two threads now enter the progress engine: every lock must be
+         * taken, and the PML must be selected in its thread-safe mode */
+        opal_set_using_threads(true);
+        ompi_mpi_thread_multiple = true;
+    }
+}
+
+static void *ompi_async_progress_main(opal_object_t *arg)
+{
+    unsigned int idle = 0;
+    long sleep_ns = 1000;
+    (void) arg;
+
+    while (ompi_async_progress_is_running()) {
+        if (0 < opal_progress()) {
+            idle = 0;
+            sleep_ns = 1000;
+            continue;
+        }
+        if (++idle < (unsigned int) ompi_async_progress_spin) {
+            continue;
+        }
+        /* nothing happens: back off, so an idle process leaves its core */
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = sleep_ns};
+        (void) nanosleep(&ts, NULL);
+        if (sleep_ns < (long) ompi_async_progress_max_sleep_us * 1000) {
+            sleep_ns *= 2;
+        }
+    }
+    return NULL;
+}
+
+/* called with the lock held */
+static int ompi_async_progress_launch(void)
+{
+    int ret;
+
+    if (ompi_async_progress_started) {
+        return OMPI_SUCCESS;
+    }
+    OBJ_CONSTRUCT(&ompi_async_progress_thread, opal_thread_t);
+    ompi_async_progress_thread.t_run = ompi_async_progress_main;
+    ompi_async_progress_thread.t_arg = NULL;
+    (void) opal_atomic_swap_32(&ompi_async_progress_running, 1);
+    ret = opal_thread_start(&ompi_async_progress_thread);
+    if (OPAL_SUCCESS != ret) {
+        (void) opal_atomic_swap_32(&ompi_async_progress_running, 0);
+        OBJ_DESTRUCT(&ompi_async_progress_thread);
+        opal_output(0, "MPI strong progress: could not start the progress thread (%d)", ret);
+        return ret;
+    }
+    ompi_async_progress_started = true;
+    return OMPI_SUCCESS;
+}
+
+/* called with the lock held */
+static void ompi_async_progress_join(void)
+{
+    if (!ompi_async_progress_started) {
+        return;
+    }
+    (void) opal_atomic_swap_32(&ompi_async_progress_running, 0);
+    (void) opal_thread_join(&ompi_async_progress_thread, NULL);
+    OBJ_DESTRUCT(&ompi_async_progress_thread);
+    ompi_async_progress_started = false;
+}
+
+int ompi_async_progress_start(void)
+{
+    int ret = OMPI_SUCCESS;
+
+    opal_mutex_lock(&ompi_async_progress_lock);
+    if (ompi_async_progress_wanted) {
+        ret = ompi_async_progress_launch();
+        if (OMPI_SUCCESS == ret) {
+            ompi_async_progress_users++;
+        }
+    }
+    opal_mutex_unlock(&ompi_async_progress_lock);
+    ompi_async_progress_set_info(&ompi_mpi_info_env.info.super);
+    return ret;
+}
+
+void ompi_async_progress_stop(void)
+{
+    opal_mutex_lock(&ompi_async_progress_lock);
+    ompi_async_progress_join();
+    ompi_async_progress_users = 0;
+    ompi_async_progress_wanted = false;
+    opal_mutex_unlock(&ompi_async_progress_lock);
+}
+
+int ompi_async_progress_request(void)
+{
+    int ret;
+
+    opal_mutex_lock(&ompi_async_progress_lock);
+    if (!opal_using_threads()) {
+        opal_mutex_unlock(&ompi_async_progress_lock);
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    ret = ompi_async_progress_launch();
+    if (OMPI_SUCCESS == ret) {
+        ompi_async_progress_users++;
+    }
+    opal_mutex_unlock(&ompi_async_progress_lock);
+    if (OMPI_SUCCESS == ret) {
+        ompi_async_progress_set_info(&ompi_mpi_info_env.info.super);
+    }
+    return ret;
+}
+
+void ompi_async_progress_release(void)
+{
+    opal_mutex_lock(&ompi_async_progress_lock);
+    if (0 < ompi_async_progress_users && 0 == --ompi_async_progress_users) {
+        ompi_async_progress_join();
+    }
+    opal_mutex_unlock(&ompi_async_progress_lock);
+    ompi_async_progress_set_info(&ompi_mpi_info_env.info.super);
+}
+
+bool ompi_async_progress_active(void)
+{
+    return ompi_async_progress_is_running();
+}
+
+void ompi_async_progress_set_info(opal_info_t *info)
+{
+    if (NULL != info) {
+        (void) opal_info_set(info, OMPI_ASYNC_PROGRESS_INFO_KEY,
+                             ompi_async_progress_active() ? "true" : "false");
+    }
+}
