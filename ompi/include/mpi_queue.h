@@ -61,6 +61,29 @@ OMPI_DECLSPEC int PMPI_Queue_free(MPI_Queue *queue);
 OMPI_DECLSPEC MPI_Fint PMPI_Queue_c2f(MPI_Queue queue);
 OMPI_DECLSPEC MPI_Queue PMPI_Queue_f2c(MPI_Fint queue);
 
+/*
+ * Matching (section 13.2).  The chapter's bindings spell two of them
+ * MPI_IMatch and MPI_IMatchall: both spellings work.
+ */
+OMPI_DECLSPEC int MPI_Match(MPI_Request *request);
+OMPI_DECLSPEC int MPI_Imatch(MPI_Request *tomatch, MPI_Request *matchrequest);
+OMPI_DECLSPEC int MPI_Matchall(int count, MPI_Request array_of_requests[]);
+OMPI_DECLSPEC int MPI_Imatchall(int count, MPI_Request array_of_requests[],
+                                MPI_Request *request);
+OMPI_DECLSPEC int MPI_Is_matched(MPI_Request request, int *flag);
+
+OMPI_DECLSPEC int PMPI_Match(MPI_Request *request);
+OMPI_DECLSPEC int PMPI_Imatch(MPI_Request *tomatch, MPI_Request *matchrequest);
+OMPI_DECLSPEC int PMPI_Matchall(int count, MPI_Request array_of_requests[]);
+OMPI_DECLSPEC int PMPI_Imatchall(int count, MPI_Request array_of_requests[],
+                                 MPI_Request *request);
+OMPI_DECLSPEC int PMPI_Is_matched(MPI_Request request, int *flag);
+
+#define MPI_IMatch MPI_Imatch
+#define MPI_IMatchall MPI_Imatchall
+#define PMPI_IMatch PMPI_Imatch
+#define PMPI_IMatchall PMPI_Imatchall
+
 #if defined(c_plusplus) || defined(__cplusplus)
 }
 #endif

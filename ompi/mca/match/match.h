@@ -14,6 +14,13 @@
  * Match framework: pairs a persistent request with its peer once
  * (MPI_Match and friends), so that later starts need no tag matching.
  *
+ * The base owns what every component shares: the description of each
+ * persistent point-to-point request (captured when it is created), the
+ * matched-request class that replaces the program's handle, and the
+ * nonblocking match request returned by MPI_Imatch / MPI_Imatchall.
+ * A component pairs point-to-point requests with their peers and builds the
+ * channel that later starts use.
+ *
  * Single selection by priority at framework open: the component with the
  * highest priority whose init returns a module serves every match in the
  * process.  The pml component works over any PML and is the fallback.
@@ -30,6 +37,7 @@
 BEGIN_C_DECLS
 
 struct mca_match_base_module_t;
+struct mca_match_request_t;
 
 /**
  * Component initialization, called once at framework open.
@@ -51,11 +59,34 @@ typedef struct mca_match_base_component_1_0_0_t {
 typedef mca_match_base_component_1_0_0_t mca_match_base_component_t;
 
 /**
- * Match module.  Its operations are added with the matching functions.
+ * Begin to match one point-to-point request.
+ *
+ * The base has validated the request and built its matched-request object
+ * (request->mr_desc describes the program's original request).  The module
+ * pairs it with the peer's request, following MPI matching rules on
+ * (communicator, source, tag) in the order of these calls, sets up the
+ * channel (request->mr_inner, the operation each start runs) and then calls
+ * mca_match_request_matched(request, status).  It may do so before
+ * returning.  Local: it must not block.
+ *
+ * @retval OMPI_SUCCESS  the match is under way (or done)
+ * @retval other         nothing was started, nothing changed
+ */
+typedef int (*mca_match_base_module_match_p2p_fn_t)(struct mca_match_request_t *request);
+
+/**
+ * Release a matched request's channel (the program freed the request).
+ */
+typedef void (*mca_match_base_module_release_p2p_fn_t)(struct mca_match_request_t *request);
+
+/**
+ * Match module.
  */
 typedef struct mca_match_base_module_t {
     /** the component this module belongs to */
     const mca_match_base_component_t *match_component;
+    mca_match_base_module_match_p2p_fn_t match_p2p;
+    mca_match_base_module_release_p2p_fn_t release_p2p;
 } mca_match_base_module_t;
 
 #define MCA_MATCH_BASE_VERSION_1_0_0 OMPI_MCA_BASE_VERSION_2_1_0("match", 1, 0, 0)

@@ -26,6 +26,12 @@ OMPI_DECLSPEC extern mca_base_framework_t ompi_match_base_framework;
 /** The selected module, NULL when no component could be selected. */
 OMPI_DECLSPEC extern mca_match_base_module_t *mca_match_base_selected_module;
 
+/**
+ * The PML is selected (instance initialization): start recording the
+ * arguments of persistent point-to-point requests.
+ */
+OMPI_DECLSPEC int mca_match_base_pml_selected(void);
+
 END_C_DECLS
 
 #endif /* OMPI_MCA_MATCH_BASE_BASE_H */

@@ -15,6 +15,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/match/match.h"
 #include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/base/match_request.h"
 
 /*
  * The following file was created by configure.  It contains extern
@@ -85,6 +86,14 @@ static int mca_match_base_open(mca_base_open_flag_t flags)
     return mca_match_base_select();
 }
 
+int mca_match_base_pml_selected(void)
+{
+    if (NULL == mca_match_base_selected_module) {
+        return OMPI_SUCCESS;
+    }
+    return mca_match_base_describe_init();
+}
+
 static int mca_match_base_close(void)
 {
     if (NULL != mca_match_base_selected_component
@@ -93,6 +102,7 @@ static int mca_match_base_close(void)
     }
     mca_match_base_selected_component = NULL;
     mca_match_base_selected_module = NULL;
+    mca_match_base_describe_fini();
     return mca_base_framework_components_close(&ompi_match_base_framework, NULL);
 }
 

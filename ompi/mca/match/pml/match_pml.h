@@ -25,6 +25,10 @@ typedef struct mca_match_pml_component_t {
 OMPI_DECLSPEC extern mca_match_pml_component_t mca_match_pml_component;
 extern mca_match_base_module_t mca_match_pml_module;
 
+/** Set up and tear down the handshake state of the component. */
+int mca_match_pml_channel_init(void);
+int mca_match_pml_channel_fini(void);
+
 END_C_DECLS
 
 #endif /* MCA_MATCH_PML_H */

@@ -35,8 +35,16 @@ static int match_pml_register(void)
 
 static mca_match_base_module_t *match_pml_init(int *priority)
 {
+    if (OMPI_SUCCESS != mca_match_pml_channel_init()) {
+        return NULL;
+    }
     *priority = mca_match_pml_component.priority;
     return &mca_match_pml_module;
+}
+
+static int match_pml_finalize(void)
+{
+    return mca_match_pml_channel_fini();
 }
 
 mca_match_pml_component_t mca_match_pml_component = {
@@ -52,10 +60,6 @@ mca_match_pml_component_t mca_match_pml_component = {
             MCA_BASE_METADATA_PARAM_NONE
         },
         .matchm_init = match_pml_init,
-        .matchm_finalize = NULL,
+        .matchm_finalize = match_pml_finalize,
     },
-};
-
-mca_match_base_module_t mca_match_pml_module = {
-    .match_component = &mca_match_pml_component.super,
 };

@@ -1,0 +1,156 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Matched requests and match operations.
+ *
+ * MPI_Match replaces the program's persistent request with a matched
+ * request (mca_match_request_t).  It keeps the original request's kind
+ * (OMPI_REQUEST_PML or OMPI_REQUEST_COLL), is persistent and carries the
+ * communicator, so MPI_Start, MPI_Startall, MPI_Wait*, MPI_Test*, the error
+ * handlers and MPI_Request_free work on it unchanged.  Each start runs the
+ * request's channel operation (mr_inner) and completes the matched request
+ * when that operation completes, with the program's source and tag in the
+ * status.
+ *
+ * MPI_Imatch / MPI_Imatchall return a match operation (mca_match_op_t): a
+ * nonpersistent request completed when every request it covers is matched.
+ */
+
+#ifndef MCA_MATCH_BASE_MATCH_REQUEST_H
+#define MCA_MATCH_BASE_MATCH_REQUEST_H
+
+#include "ompi_config.h"
+
+#include "opal/sys/atomic.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/match/match.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/request/request.h"
+
+BEGIN_C_DECLS
+
+typedef enum {
+    MCA_MATCH_KIND_SEND,  /**< persistent point-to-point send */
+    MCA_MATCH_KIND_RECV,  /**< persistent receive */
+    MCA_MATCH_KIND_COLL,  /**< persistent collective */
+    MCA_MATCH_KIND_NULL,  /**< persistent operation with MPI_PROC_NULL */
+} mca_match_kind_t;
+
+typedef enum {
+    MCA_MATCH_STATE_PENDING = 0,
+    MCA_MATCH_STATE_MATCHED = 1,
+    MCA_MATCH_STATE_FAILED = 2,
+} mca_match_state_t;
+
+/** The arguments of a persistent point-to-point request's creation. */
+typedef struct mca_match_p2p_desc_t {
+    bool is_send;
+    void *buf;
+    size_t count;
+    struct ompi_datatype_t *datatype;
+    int peer;                       /**< destination, or source (maybe MPI_ANY_SOURCE) */
+    int tag;                        /**< tag (maybe MPI_ANY_TAG) */
+    mca_pml_base_send_mode_t mode;  /**< send mode */
+    struct ompi_communicator_t *comm;
+} mca_match_p2p_desc_t;
+
+struct mca_match_op_t;
+
+typedef struct mca_match_request_t {
+    ompi_request_t super;
+    mca_match_kind_t mr_kind;
+    volatile int32_t mr_state;         /**< mca_match_state_t */
+    mca_match_p2p_desc_t mr_desc;      /**< point-to-point: the program's arguments */
+    ompi_request_t *mr_original;       /**< the program's request until matched */
+    ompi_request_t *mr_inner;          /**< what each start runs (NULL: PROC_NULL) */
+    int mr_peer;                       /**< status source: the resolved peer */
+    int mr_tag;                        /**< status tag: the sender's tag */
+    struct mca_match_op_t *mr_op;      /**< the match operation, while pending */
+    bool mr_free_called;               /**< freed by the program while active */
+    void *mr_channel;                  /**< the component's channel state */
+} mca_match_request_t;
+
+OMPI_DECLSPEC OBJ_CLASS_DECLARATION(mca_match_request_t);
+
+typedef struct mca_match_op_t {
+    ompi_request_t super;
+    opal_atomic_int32_t mo_pending;    /**< requests not yet matched */
+    int mo_error;                      /**< first error, MPI_SUCCESS if none */
+} mca_match_op_t;
+
+OMPI_DECLSPEC OBJ_CLASS_DECLARATION(mca_match_op_t);
+
+/** True when the request is a matched request (matched or being matched). */
+OMPI_DECLSPEC bool mca_match_request_is(const ompi_request_t *request);
+
+/**
+ * Check that a request may be matched.
+ *
+ * @param[out] reason  why not, for the error message
+ * @retval OMPI_SUCCESS or OMPI_ERR_REQUEST
+ */
+OMPI_DECLSPEC int mca_match_request_check(ompi_request_t *request, const char **reason);
+
+/**
+ * Begin matching count checked requests: replace each handle with a
+ * matched request and start its match.  All of the operation's requests
+ * are covered by op, which completes when all are matched.
+ */
+OMPI_DECLSPEC int mca_match_begin(size_t count, ompi_request_t **requests, mca_match_op_t **op);
+
+/**
+ * Called by the component (or the base) when a request's match is resolved.
+ * On success request->mr_inner, mr_peer and mr_tag are set.
+ */
+OMPI_DECLSPEC void mca_match_request_matched(mca_match_request_t *request, int status);
+
+/* Creation of channel operations without recording them (the program
+ * never sees them). */
+OMPI_DECLSPEC int mca_match_base_channel_isend_init(const void *buf, size_t count,
+                                                   struct ompi_datatype_t *datatype, int dst,
+                                                   int tag, mca_pml_base_send_mode_t mode,
+                                                   struct ompi_communicator_t *comm,
+                                                   ompi_request_t **request);
+OMPI_DECLSPEC int mca_match_base_channel_irecv_init(void *buf, size_t count,
+                                                   struct ompi_datatype_t *datatype, int src,
+                                                   int tag, struct ompi_communicator_t *comm,
+                                                   ompi_request_t **request);
+
+/** The arguments a persistent point-to-point request was created with. */
+OMPI_DECLSPEC bool mca_match_base_describe(const ompi_request_t *request,
+                                           mca_match_p2p_desc_t *desc);
+
+/** Start and stop recording persistent point-to-point creations. */
+OMPI_DECLSPEC int mca_match_base_describe_init(void);
+OMPI_DECLSPEC void mca_match_base_describe_fini(void);
+
+/**
+ * Raise a matching error on the best error handler: the request's
+ * communicator when it has one, else the default one.  The message names
+ * the function and the reason.
+ */
+OMPI_DECLSPEC int mca_match_base_error(ompi_request_t *request, int err, const char *func,
+                                       const char *reason);
+
+/** Check every request of an array; on error, *bad is the index. */
+OMPI_DECLSPEC int mca_match_check_all(int count, ompi_request_t **requests, int *bad,
+                                      const char **reason);
+
+/** Internal requests to release from progress, outside completion callbacks. */
+OMPI_DECLSPEC void mca_match_base_release_later(ompi_request_t *request);
+OMPI_DECLSPEC int mca_match_base_progress(void);
+
+END_C_DECLS
+
+#endif /* MCA_MATCH_BASE_MATCH_REQUEST_H */
