@@ -14,7 +14,6 @@
 
 #include "opal/class/opal_list.h"
 #include "opal/mca/threads/mutex.h"
-#include "opal/mca/threads/thread_usage.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/output.h"
 #include "ompi/constants.h"
@@ -91,9 +90,7 @@ static int match_inner_complete(ompi_request_t *inner)
     status->_cancelled = inner->req_status._cancelled;
     status->_ucount = inner->req_status._ucount;
     inner->req_state = OMPI_REQUEST_INACTIVE;
-    /* without threads no waiter can have installed a sync object: a plain
-     * store completes the request, no atomic exchange needed */
-    ompi_request_complete(&req->super, opal_using_threads());
+    ompi_request_complete(&req->super, true);
     if (req->mr_free_called) {
         mca_match_base_release_later(&req->super);
     }
