@@ -62,6 +62,27 @@ OMPI_DECLSPEC MPI_Fint PMPI_Queue_c2f(MPI_Queue queue);
 OMPI_DECLSPEC MPI_Queue PMPI_Queue_f2c(MPI_Fint queue);
 
 /*
+ * Enqueued starts and waits (section 13.3)
+ */
+OMPI_DECLSPEC int MPI_Enqueue_start(MPI_Queue *queue, MPI_Request *request);
+OMPI_DECLSPEC int MPI_Enqueue_startall(MPI_Queue *queue, int count,
+                                       MPI_Request array_of_requests[]);
+OMPI_DECLSPEC int MPI_Enqueue_wait(MPI_Queue *queue, MPI_Request *request, MPI_Status *status);
+OMPI_DECLSPEC int MPI_Enqueue_waitall(MPI_Queue *queue, int count,
+                                      MPI_Request array_of_requests[],
+                                      MPI_Status array_of_statuses[]);
+OMPI_DECLSPEC int MPI_Queue_fence(MPI_Queue *queue);
+
+OMPI_DECLSPEC int PMPI_Enqueue_start(MPI_Queue *queue, MPI_Request *request);
+OMPI_DECLSPEC int PMPI_Enqueue_startall(MPI_Queue *queue, int count,
+                                        MPI_Request array_of_requests[]);
+OMPI_DECLSPEC int PMPI_Enqueue_wait(MPI_Queue *queue, MPI_Request *request, MPI_Status *status);
+OMPI_DECLSPEC int PMPI_Enqueue_waitall(MPI_Queue *queue, int count,
+                                       MPI_Request array_of_requests[],
+                                       MPI_Status array_of_statuses[]);
+OMPI_DECLSPEC int PMPI_Queue_fence(MPI_Queue *queue);
+
+/*
  * Matching (section 13.2).  The chapter's bindings spell two of them
  * MPI_IMatch and MPI_IMatchall: both spellings work.
  */

@@ -42,6 +42,7 @@
 BEGIN_C_DECLS
 
 struct ompi_queue_t;
+struct ompi_request_t;
 struct mca_queue_base_module_t;
 
 /**
@@ -108,6 +109,32 @@ typedef int (*mca_queue_base_module_queue_create_fn_t)(struct ompi_queue_t *queu
 typedef int (*mca_queue_base_module_queue_destroy_fn_t)(struct ompi_queue_t *queue);
 
 /**
+ * Enqueue the start of count requests (one group: they may initiate in any
+ * order).  The base has checked them; the module must not fail part-way:
+ * either all are enqueued or none.
+ */
+typedef int (*mca_queue_base_module_enqueue_start_fn_t)(struct ompi_queue_t *queue, int count,
+                                                        struct ompi_request_t **requests);
+
+/**
+ * Enqueue a wait for count requests started on this queue (one group).
+ * statuses is NULL when ignored; otherwise statuses[i] is written when the
+ * wait of requests[i] completes.
+ */
+typedef int (*mca_queue_base_module_enqueue_wait_fn_t)(struct ompi_queue_t *queue, int count,
+                                                       struct ompi_request_t **requests,
+                                                       ompi_status_public_t *statuses);
+
+/**
+ * Block until every entry of the queue has completed.  Returns the first
+ * error of an operation of the queue since the last fence (and forgets it).
+ */
+typedef int (*mca_queue_base_module_fence_fn_t)(struct ompi_queue_t *queue);
+
+/** Whether the queue has entries that have not completed. */
+typedef bool (*mca_queue_base_module_busy_fn_t)(struct ompi_queue_t *queue);
+
+/**
  * Queue module, version 1.0.0: one per component, shared by all its queues.
  */
 typedef struct mca_queue_base_module_t {
@@ -118,6 +145,10 @@ typedef struct mca_queue_base_module_t {
     mca_queue_base_module_query_fn_t queue_query;
     mca_queue_base_module_queue_create_fn_t queue_create;
     mca_queue_base_module_queue_destroy_fn_t queue_destroy;
+    mca_queue_base_module_enqueue_start_fn_t queue_enqueue_start;
+    mca_queue_base_module_enqueue_wait_fn_t queue_enqueue_wait;
+    mca_queue_base_module_fence_fn_t queue_fence;
+    mca_queue_base_module_busy_fn_t queue_busy;
 } mca_queue_base_module_t;
 
 /*

@@ -41,6 +41,11 @@ int MPI_Queue_free(MPI_Queue *queue)
         }
     }
 
+    if (NULL != (*queue)->q_module->queue_busy && (*queue)->q_module->queue_busy(*queue)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_PENDING,
+                                               "MPI_Queue_free: the queue has enqueued operations "
+                                               "that have not completed (call MPI_Queue_fence)");
+    }
     ret = ompi_queue_release(*queue);
     if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ompi_errcode_get_mpi_code(ret), FUNC_NAME);

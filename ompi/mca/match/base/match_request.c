@@ -43,6 +43,9 @@ static void match_request_construct(mca_match_request_t *req)
     req->mr_op = NULL;
     req->mr_free_called = false;
     req->mr_channel = NULL;
+    req->mr_queue = NULL;
+    req->mr_queue_starts = 0;
+    req->mr_queue_waits = 0;
     req->super.req_start = match_request_start;
     req->super.req_free = match_request_free;
     req->super.req_cancel = match_request_cancel;
@@ -97,7 +100,7 @@ static int match_inner_complete(ompi_request_t *inner)
     return 1;
 }
 
-static int match_request_start(size_t count, ompi_request_t **requests)
+static int match_request_start_all(size_t count, ompi_request_t **requests)
 {
     for (size_t i = 0; i < count; ++i) {
         mca_match_request_t *req = (mca_match_request_t *) requests[i];
@@ -132,12 +135,28 @@ static int match_request_start(size_t count, ompi_request_t **requests)
     return OMPI_SUCCESS;
 }
 
+static int match_request_start(size_t count, ompi_request_t **requests)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (OPAL_UNLIKELY(NULL != ((mca_match_request_t *) requests[i])->mr_queue)) {
+            /* a queue owns it: MPI_Start must not start it behind the queue */
+            return OMPI_ERR_REQUEST;
+        }
+    }
+    return match_request_start_all(count, requests);
+}
+
+int mca_match_request_start_queued(size_t count, ompi_request_t **requests)
+{
+    return match_request_start_all(count, requests);
+}
+
 static int match_request_free(ompi_request_t **request)
 {
     mca_match_request_t *req = (mca_match_request_t *) *request;
 
-    if (MCA_MATCH_STATE_PENDING == req->mr_state) {
-        /* its match is under way: the component still holds it */
+    if (MCA_MATCH_STATE_PENDING == req->mr_state || NULL != req->mr_queue) {
+        /* its match is under way, or a queue owns it */
         return OMPI_ERR_REQUEST;
     }
     if (OMPI_REQUEST_ACTIVE == req->super.req_state && !REQUEST_COMPLETE(&req->super)) {
@@ -156,6 +175,9 @@ static int match_request_cancel(ompi_request_t *request, int complete)
     mca_match_request_t *req = (mca_match_request_t *) request;
     (void) complete;
 
+    if (NULL != req->mr_queue) {
+        return OMPI_ERR_REQUEST;
+    }
     if (NULL == req->mr_inner || OMPI_REQUEST_ACTIVE != request->req_state) {
         return OMPI_SUCCESS;
     }

@@ -79,6 +79,11 @@ typedef struct mca_match_request_t {
     struct mca_match_op_t *mr_op;      /**< the match operation, while pending */
     bool mr_free_called;               /**< freed by the program while active */
     void *mr_channel;                  /**< the component's channel state */
+    /** the queue whose enqueued start owns the request, until its enqueued
+     * wait completes: other MPI calls on the request are refused meanwhile */
+    struct ompi_queue_t *mr_queue;
+    int mr_queue_starts;               /**< enqueued starts whose wait has not completed */
+    int mr_queue_waits;                /**< enqueued waits not completed */
 } mca_match_request_t;
 
 OMPI_DECLSPEC OBJ_CLASS_DECLARATION(mca_match_request_t);
@@ -90,6 +95,9 @@ typedef struct mca_match_op_t {
 } mca_match_op_t;
 
 OMPI_DECLSPEC OBJ_CLASS_DECLARATION(mca_match_op_t);
+
+/** Start matched requests owned by a queue (the queue's own starts). */
+OMPI_DECLSPEC int mca_match_request_start_queued(size_t count, ompi_request_t **requests);
 
 /** True when the request is a matched request (matched or being matched). */
 OMPI_DECLSPEC bool mca_match_request_is(const ompi_request_t *request);

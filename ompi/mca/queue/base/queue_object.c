@@ -19,6 +19,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/queue/base/base.h"
 #include "ompi/mca/queue/base/queue_object.h"
+#include "ompi/mca/queue/base/queue_host.h"
 
 /* How many freed objects wait before their memory is reused. */
 #define OMPI_QUEUE_RETIRED_MAX 64
@@ -52,6 +53,13 @@ int ompi_queue_objects_init(void)
     OBJ_CONSTRUCT(&ompi_queue_f_to_c_table, opal_pointer_array_t);
     if (OPAL_SUCCESS != opal_pointer_array_init(&ompi_queue_f_to_c_table, 8,
                                                 OMPI_FORTRAN_HANDLE_MAX, 32)) {
+        OBJ_DESTRUCT(&ompi_queue_f_to_c_table);
+        OBJ_DESTRUCT(&ompi_queue_lock);
+        OBJ_DESTRUCT(&ompi_queue_retired);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+
+    if (OMPI_SUCCESS != ompi_queue_host_init()) {
         OBJ_DESTRUCT(&ompi_queue_f_to_c_table);
         OBJ_DESTRUCT(&ompi_queue_lock);
         OBJ_DESTRUCT(&ompi_queue_retired);
@@ -96,6 +104,7 @@ void ompi_queue_objects_finalize(void)
         ompi_queue_dispose(queue);
     }
 
+    ompi_queue_host_fini();
     OBJ_DESTRUCT(&ompi_mpi_queue_null.queue);
     OBJ_DESTRUCT(&ompi_queue_f_to_c_table);
     OBJ_DESTRUCT(&ompi_queue_lock);

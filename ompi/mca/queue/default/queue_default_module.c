@@ -11,6 +11,7 @@
 #include "ompi_config.h"
 
 #include "ompi/constants.h"
+#include "ompi/mca/queue/base/queue_host.h"
 #include "ompi/mca/queue/base/queue_object.h"
 #include "ompi/mca/queue/default/queue_default.h"
 
@@ -24,16 +25,18 @@ static int queue_default_query(mca_queue_base_module_t *module, int type, void *
     return (MPI_QUEUE_TYPE_DEFAULT == type) ? OMPI_SUCCESS : OMPI_ERR_NOT_SUPPORTED;
 }
 
+/* The default type is the host engine itself: MPI_Enqueue_start with
+ * nothing pending is MPI_Start, enqueued waits complete through progress
+ * without blocking, and the fence blocks. */
 static int queue_default_create(ompi_queue_t *queue, void *external)
 {
     (void) external;
-    queue->q_module_data = NULL;
-    return OMPI_SUCCESS;
+    return ompi_queue_host_create(queue);
 }
 
 static int queue_default_destroy(ompi_queue_t *queue)
 {
-    (void) queue;
+    ompi_queue_host_destroy(queue);
     return OMPI_SUCCESS;
 }
 
@@ -43,4 +46,8 @@ mca_queue_base_module_t mca_queue_default_module = {
     .queue_query = queue_default_query,
     .queue_create = queue_default_create,
     .queue_destroy = queue_default_destroy,
+    .queue_enqueue_start = ompi_queue_host_enqueue_start,
+    .queue_enqueue_wait = ompi_queue_host_enqueue_wait,
+    .queue_fence = ompi_queue_host_fence,
+    .queue_busy = ompi_queue_host_busy,
 };

@@ -1,0 +1,463 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/class/opal_free_list.h"
+#include "opal/class/opal_pointer_array.h"
+#include "opal/mca/threads/mutex.h"
+#include "opal/runtime/opal_progress.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/errhandler/errcode-internal.h"
+#include "ompi/mca/match/base/match_request.h"
+#include "ompi/mca/queue/base/base.h"
+#include "ompi/mca/queue/base/queue_host.h"
+#include "ompi/request/request.h"
+
+#define QUEUE_ENTRY_INLINE 4
+
+typedef enum { QUEUE_ENTRY_START, QUEUE_ENTRY_WAIT } queue_entry_kind_t;
+
+typedef struct {
+    opal_free_list_item_t super;
+    queue_entry_kind_t kind;
+    int count;
+    ompi_request_t **reqs;                  /**< inline_reqs, or allocated */
+    ompi_request_t *inline_reqs[QUEUE_ENTRY_INLINE];
+    ompi_status_public_t *statuses;         /**< NULL: ignored */
+} queue_entry_t;
+static OBJ_CLASS_INSTANCE(queue_entry_t, opal_free_list_item_t, NULL, NULL);
+
+/** The host engine's part of a queue (queue->q_module_data of the default type). */
+typedef struct {
+    opal_list_t fifo;       /**< queue_entry_t, oldest first */
+    opal_mutex_t lock;      /**< the owning thread vs progress from other threads */
+    int error;              /**< first MPI error class since the last fence */
+    int live_index;         /**< in queue_host_live */
+} queue_host_t;
+
+static opal_free_list_t queue_host_entries;
+static opal_pointer_array_t queue_host_live;
+static opal_mutex_t queue_host_live_lock = OPAL_MUTEX_STATIC_INIT;
+static int queue_host_live_count = 0;
+static bool queue_host_ready = false;
+
+static int queue_host_progress(void);
+
+int ompi_queue_host_init(void)
+{
+    int ret;
+
+    if (queue_host_ready) {
+        return OMPI_SUCCESS;
+    }
+    OBJ_CONSTRUCT(&queue_host_entries, opal_free_list_t);
+    ret = opal_free_list_init(&queue_host_entries, sizeof(queue_entry_t), opal_cache_line_size,
+                              OBJ_CLASS(queue_entry_t), 0, 0, 16, -1, 64, NULL, 0, NULL, NULL,
+                              NULL);
+    if (OPAL_SUCCESS != ret) {
+        OBJ_DESTRUCT(&queue_host_entries);
+        return ret;
+    }
+    OBJ_CONSTRUCT(&queue_host_live, opal_pointer_array_t);
+    (void) opal_pointer_array_init(&queue_host_live, 16, INT_MAX, 16);
+    queue_host_ready = true;
+    return OMPI_SUCCESS;
+}
+
+void ompi_queue_host_fini(void)
+{
+    if (!queue_host_ready) {
+        return;
+    }
+    if (0 < queue_host_live_count) {
+        opal_progress_unregister(queue_host_progress);
+        queue_host_live_count = 0;
+    }
+    OBJ_DESTRUCT(&queue_host_live);
+    OBJ_DESTRUCT(&queue_host_entries);
+    queue_host_ready = false;
+}
+
+/*
+ * Ownership of matched requests by a queue (partitioned requests carry no
+ * such record: their misuse is not detected).
+ */
+
+static inline mca_match_request_t *queue_matched(ompi_request_t *req)
+{
+    return mca_match_request_is(req) ? (mca_match_request_t *) req : NULL;
+}
+
+int ompi_queue_check_requests(ompi_queue_t *queue, int count, ompi_request_t **requests,
+                              bool is_wait, int *bad, const char **reason)
+{
+    for (int i = 0; i < count; ++i) {
+        ompi_request_t *req = requests[i];
+        mca_match_request_t *mr;
+
+        *bad = i;
+        if (NULL == req || MPI_REQUEST_NULL == req || OMPI_REQUEST_INVALID == req->req_state) {
+            *reason = "the request is MPI_REQUEST_NULL or was freed";
+            return OMPI_ERR_REQUEST;
+        }
+        for (int j = 0; j < i; ++j) {
+            if (requests[j] == req) {
+                *reason = "the same request appears twice";
+                return OMPI_ERR_REQUEST;
+            }
+        }
+        if (OMPI_REQUEST_PART == req->req_type && req->req_persistent) {
+            continue;
+        }
+        mr = queue_matched(req);
+        if (NULL == mr) {
+            *reason = req->req_persistent
+                          ? "the request is not matched (MPI_Match it first)"
+                          : "only matched persistent or partitioned requests can be enqueued";
+            return OMPI_ERR_REQUEST;
+        }
+        if (MCA_MATCH_STATE_MATCHED != mr->mr_state) {
+            *reason = "the request's match has not completed";
+            return OMPI_ERR_REQUEST;
+        }
+        if (is_wait) {
+            if (mr->mr_queue != queue || mr->mr_queue_waits >= mr->mr_queue_starts) {
+                *reason = "the request's start was not enqueued on this queue, or its wait "
+                          "is already enqueued";
+                return OMPI_ERR_REQUEST;
+            }
+        } else if (NULL == mr->mr_queue) {
+            if (OMPI_REQUEST_INACTIVE != req->req_state) {
+                *reason = "the request is active";
+                return OMPI_ERR_REQUEST;
+            }
+        } else if (mr->mr_queue != queue || mr->mr_queue_waits != mr->mr_queue_starts) {
+            *reason = "the request's enqueued start is pending: enqueue its wait first, on the "
+                      "same queue";
+            return OMPI_ERR_REQUEST;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+static void queue_own(ompi_queue_t *queue, int count, ompi_request_t **requests, bool is_wait)
+{
+    for (int i = 0; i < count; ++i) {
+        mca_match_request_t *mr = queue_matched(requests[i]);
+        if (NULL != mr) {
+            mr->mr_queue = queue;
+            if (is_wait) {
+                mr->mr_queue_waits++;
+            } else {
+                mr->mr_queue_starts++;
+            }
+        }
+    }
+}
+
+static void queue_disown(ompi_request_t *req, bool all)
+{
+    mca_match_request_t *mr = queue_matched(req);
+    if (NULL == mr) {
+        return;
+    }
+    if (all) {
+        mr->mr_queue_starts = mr->mr_queue_waits = 0;
+    } else {
+        mr->mr_queue_starts--;
+        mr->mr_queue_waits--;
+    }
+    if (0 >= mr->mr_queue_starts) {
+        mr->mr_queue_starts = mr->mr_queue_waits = 0;
+        mr->mr_queue = NULL;
+    }
+}
+
+/*
+ * The engine
+ */
+
+static int queue_start_now(int count, ompi_request_t **requests)
+{
+    for (int i = 0; i < count; ++i) {
+        ompi_request_t *req = requests[i];
+        int ret = mca_match_request_is(req) ? mca_match_request_start_queued(1, &requests[i])
+                                            : req->req_start(1, &requests[i]);
+        if (OMPI_SUCCESS != ret) {
+            return ret;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+static bool queue_all_complete(int count, ompi_request_t **requests)
+{
+    for (int i = 0; i < count; ++i) {
+        if (!REQUEST_COMPLETE(requests[i]) || OMPI_REQUEST_ACTIVE != requests[i]->req_state) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* the wait of a group completed: statuses, requests back to inactive */
+static void queue_finish_wait(queue_host_t *host, int count, ompi_request_t **requests,
+                              ompi_status_public_t *statuses)
+{
+    for (int i = 0; i < count; ++i) {
+        ompi_request_t *req = requests[i];
+        if (NULL != statuses) {
+            statuses[i] = req->req_status;
+        }
+        if (MPI_SUCCESS != req->req_status.MPI_ERROR && MPI_SUCCESS == host->error) {
+            host->error = req->req_status.MPI_ERROR;
+        }
+        req->req_state = OMPI_REQUEST_INACTIVE;
+        queue_disown(req, false);
+    }
+}
+
+static void queue_entry_release(queue_entry_t *entry)
+{
+    if (entry->reqs != entry->inline_reqs) {
+        free(entry->reqs);
+    }
+    opal_free_list_return(&queue_host_entries, &entry->super);
+}
+
+static queue_entry_t *queue_entry_new(queue_entry_kind_t kind, int count,
+                                      ompi_request_t **requests, ompi_status_public_t *statuses)
+{
+    queue_entry_t *entry = (queue_entry_t *) opal_free_list_get(&queue_host_entries);
+
+    if (NULL == entry) {
+        return NULL;
+    }
+    entry->kind = kind;
+    entry->count = count;
+    entry->statuses = statuses;
+    entry->reqs = (count <= QUEUE_ENTRY_INLINE) ? entry->inline_reqs
+                                                : malloc(count * sizeof(ompi_request_t *));
+    if (NULL == entry->reqs) {
+        entry->reqs = entry->inline_reqs;
+        opal_free_list_return(&queue_host_entries, &entry->super);
+        return NULL;
+    }
+    memcpy(entry->reqs, requests, count * sizeof(ompi_request_t *));
+    return entry;
+}
+
+/* lock held: move the head of the FIFO as far as the ordering allows */
+static int queue_advance(queue_host_t *host)
+{
+    queue_entry_t *entry;
+    int events = 0;
+
+    while (NULL != (entry = (queue_entry_t *) opal_list_get_first(&host->fifo))
+           && opal_list_get_end(&host->fifo) != &entry->super.super) {
+        if (QUEUE_ENTRY_START == entry->kind) {
+            if (MPI_SUCCESS != host->error) {
+                break; /* after an error the queue starts nothing */
+            }
+            int ret = queue_start_now(entry->count, entry->reqs);
+            if (OMPI_SUCCESS != ret) {
+                host->error = ompi_errcode_get_mpi_code(ret);
+                break;
+            }
+        } else {
+            if (!queue_all_complete(entry->count, entry->reqs)) {
+                break;
+            }
+            queue_finish_wait(host, entry->count, entry->reqs, entry->statuses);
+        }
+        opal_list_remove_first(&host->fifo);
+        queue_entry_release(entry);
+        events++;
+    }
+    return events;
+}
+
+static int queue_host_progress(void)
+{
+    int events = 0, size;
+
+    size = opal_pointer_array_get_size(&queue_host_live);
+    for (int i = 0; i < size; ++i) {
+        queue_host_t *host = (queue_host_t *) opal_pointer_array_get_item(&queue_host_live, i);
+        if (NULL == host || opal_list_is_empty(&host->fifo)) {
+            continue;
+        }
+        if (0 == opal_mutex_trylock(&host->lock)) {
+            events += queue_advance(host);
+            opal_mutex_unlock(&host->lock);
+        }
+    }
+    return events;
+}
+
+int ompi_queue_host_create(ompi_queue_t *queue)
+{
+    queue_host_t *host = malloc(sizeof(*host));
+
+    if (NULL == host) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    OBJ_CONSTRUCT(&host->fifo, opal_list_t);
+    OBJ_CONSTRUCT(&host->lock, opal_mutex_t);
+    host->error = MPI_SUCCESS;
+    host->live_index = opal_pointer_array_add(&queue_host_live, host);
+    if (0 > host->live_index) {
+        OBJ_DESTRUCT(&host->lock);
+        OBJ_DESTRUCT(&host->fifo);
+        free(host);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    opal_mutex_lock(&queue_host_live_lock);
+    if (0 == queue_host_live_count++) {
+        opal_progress_register(queue_host_progress);
+    }
+    opal_mutex_unlock(&queue_host_live_lock);
+    queue->q_module_data = host;
+    return OMPI_SUCCESS;
+}
+
+void ompi_queue_host_destroy(ompi_queue_t *queue)
+{
+    queue_host_t *host = (queue_host_t *) queue->q_module_data;
+    queue_entry_t *entry;
+
+    if (NULL == host) {
+        return;
+    }
+    (void) opal_pointer_array_set_item(&queue_host_live, host->live_index, NULL);
+    opal_mutex_lock(&queue_host_live_lock);
+    if (0 == --queue_host_live_count) {
+        opal_progress_unregister(queue_host_progress);
+    }
+    opal_mutex_unlock(&queue_host_live_lock);
+    /* only at finalize can entries remain: give the requests back */
+    while (NULL != (entry = (queue_entry_t *) opal_list_remove_first(&host->fifo))) {
+        for (int i = 0; i < entry->count; ++i) {
+            queue_disown(entry->reqs[i], true);
+        }
+        queue_entry_release(entry);
+    }
+    OBJ_DESTRUCT(&host->fifo);
+    OBJ_DESTRUCT(&host->lock);
+    free(host);
+    queue->q_module_data = NULL;
+}
+
+int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t **requests)
+{
+    queue_host_t *host = (queue_host_t *) queue->q_module_data;
+    queue_entry_t *entry;
+    int ret = OMPI_SUCCESS;
+
+    opal_mutex_lock(&host->lock);
+    queue_own(queue, count, requests, false);
+    if (opal_list_is_empty(&host->fifo) && MPI_SUCCESS == host->error) {
+        /* nothing before it: this is MPI_Start(all), no entry needed */
+        ret = queue_start_now(count, requests);
+        if (OMPI_SUCCESS != ret) {
+            host->error = ompi_errcode_get_mpi_code(ret);
+        }
+    } else {
+        entry = queue_entry_new(QUEUE_ENTRY_START, count, requests, NULL);
+        if (NULL == entry) {
+            for (int i = 0; i < count; ++i) {
+                mca_match_request_t *mr = queue_matched(requests[i]);
+                if (NULL != mr && 0 == --mr->mr_queue_starts) {
+                    mr->mr_queue = NULL;
+                }
+            }
+            ret = OMPI_ERR_OUT_OF_RESOURCE;
+        } else {
+            opal_list_append(&host->fifo, &entry->super.super);
+            (void) queue_advance(host);
+        }
+    }
+    opal_mutex_unlock(&host->lock);
+    return ret;
+}
+
+int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t **requests,
+                                 ompi_status_public_t *statuses)
+{
+    queue_host_t *host = (queue_host_t *) queue->q_module_data;
+    queue_entry_t *entry;
+    int ret = OMPI_SUCCESS;
+
+    opal_mutex_lock(&host->lock);
+    queue_own(queue, count, requests, true);
+    if (opal_list_is_empty(&host->fifo) && queue_all_complete(count, requests)) {
+        queue_finish_wait(host, count, requests, statuses);
+    } else {
+        entry = queue_entry_new(QUEUE_ENTRY_WAIT, count, requests, statuses);
+        if (NULL == entry) {
+            for (int i = 0; i < count; ++i) {
+                mca_match_request_t *mr = queue_matched(requests[i]);
+                if (NULL != mr) {
+                    mr->mr_queue_waits--;
+                }
+            }
+            ret = OMPI_ERR_OUT_OF_RESOURCE;
+        } else {
+            opal_list_append(&host->fifo, &entry->super.super);
+            (void) queue_advance(host);
+        }
+    }
+    opal_mutex_unlock(&host->lock);
+    return ret;
+}
+
+int ompi_queue_host_fence(ompi_queue_t *queue)
+{
+    queue_host_t *host = (queue_host_t *) queue->q_module_data;
+    queue_entry_t *entry;
+    int error;
+
+    opal_mutex_lock(&host->lock);
+    for (;;) {
+        (void) queue_advance(host);
+        if (opal_list_is_empty(&host->fifo)) {
+            break;
+        }
+        entry = (queue_entry_t *) opal_list_get_first(&host->fifo);
+        if (QUEUE_ENTRY_START == entry->kind && MPI_SUCCESS != host->error) {
+            /* an operation failed: what it blocks will never run */
+            while (NULL != (entry = (queue_entry_t *) opal_list_remove_first(&host->fifo))) {
+                for (int i = 0; i < entry->count; ++i) {
+                    queue_disown(entry->reqs[i], true);
+                }
+                queue_entry_release(entry);
+            }
+            break;
+        }
+        opal_mutex_unlock(&host->lock);
+        opal_progress();
+        opal_mutex_lock(&host->lock);
+    }
+    error = host->error;
+    host->error = MPI_SUCCESS;
+    opal_mutex_unlock(&host->lock);
+    return error;
+}
+
+bool ompi_queue_host_busy(ompi_queue_t *queue)
+{
+    queue_host_t *host = (queue_host_t *) queue->q_module_data;
+    return NULL != host && !opal_list_is_empty(&host->fifo);
+}

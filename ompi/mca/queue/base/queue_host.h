@@ -1,0 +1,64 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The host engine: executes a queue's starts and waits on the host, in the
+ * order of section 13.4 of the chapter.  Used by the default component, and
+ * the host side of every other queue type.
+ *
+ * A queue is a FIFO of entries, each a start group (one MPI_Enqueue_start
+ * or _startall) or a wait group (one MPI_Enqueue_wait or _waitall).  The
+ * head of the FIFO is advanced: a start group initiates its requests and
+ * leaves; a wait group leaves once all its requests have completed, writing
+ * their statuses.  A start therefore never initiates before every earlier
+ * start initiated and every earlier wait completed, and a wait never
+ * completes before every earlier wait.  An enqueued start on an idle queue
+ * starts at once, with no entry and no allocation.
+ */
+
+#ifndef OMPI_MCA_QUEUE_BASE_QUEUE_HOST_H
+#define OMPI_MCA_QUEUE_BASE_QUEUE_HOST_H
+
+#include "ompi_config.h"
+
+#include "ompi/mca/queue/base/queue_object.h"
+#include "ompi/request/request.h"
+
+BEGIN_C_DECLS
+
+int ompi_queue_host_init(void);
+void ompi_queue_host_fini(void);
+
+/** Attach the host engine to a new queue / detach it from a freed one. */
+int ompi_queue_host_create(ompi_queue_t *queue);
+void ompi_queue_host_destroy(ompi_queue_t *queue);
+
+int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t **requests);
+int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t **requests,
+                                 ompi_status_public_t *statuses);
+int ompi_queue_host_fence(ompi_queue_t *queue);
+bool ompi_queue_host_busy(ompi_queue_t *queue);
+
+/**
+ * Check that requests may be enqueued: started (is_wait false) or waited
+ * (is_wait true) on this queue.  Nothing is changed.
+ *
+ * @param[out] bad     index of the first bad request
+ * @param[out] reason  why
+ */
+OMPI_DECLSPEC int ompi_queue_check_requests(ompi_queue_t *queue, int count,
+                                            ompi_request_t **requests, bool is_wait, int *bad,
+                                            const char **reason);
+
+END_C_DECLS
+
+#endif /* OMPI_MCA_QUEUE_BASE_QUEUE_HOST_H */

@@ -1,0 +1,59 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+#include "ompi_config.h"
+
+#include "ompi/mpi/c/bindings.h"
+#include "ompi/runtime/params.h"
+#include "ompi/errhandler/errhandler.h"
+#include "ompi/mca/match/base/match_request.h"
+#include "ompi/mca/queue/base/queue_host.h"
+#include "ompi/mca/queue/base/queue_object.h"
+
+#if OMPI_BUILD_MPI_PROFILING
+#if OPAL_HAVE_WEAK_SYMBOLS
+#pragma weak MPI_Enqueue_wait = PMPI_Enqueue_wait
+#endif
+#define MPI_Enqueue_wait PMPI_Enqueue_wait
+#endif
+
+static const char FUNC_NAME[] = "MPI_Enqueue_wait";
+
+int MPI_Enqueue_wait(MPI_Queue *queue, MPI_Request *request, MPI_Status *status)
+{
+    const char *reason = NULL;
+    int bad, ret;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (NULL == queue || ompi_queue_invalid(*queue)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPI_Enqueue_wait: the queue is "
+                                               "MPI_QUEUE_NULL or was freed");
+    }
+    if (NULL == request) {
+        return mca_match_base_error(NULL, MPI_ERR_REQUEST, FUNC_NAME, "request is a NULL pointer");
+    }
+    if (OMPI_SUCCESS != ompi_queue_check_requests(*queue, 1, request, true, &bad, &reason)) {
+        return mca_match_base_error(*request, MPI_ERR_REQUEST, FUNC_NAME, reason);
+    }
+    if (NULL == (*queue)->q_module->queue_enqueue_wait) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_UNSUPPORTED_OPERATION,
+                                               "MPI_Enqueue_wait: not implemented for this "
+                                               "queue type yet");
+    }
+    ret = (*queue)->q_module->queue_enqueue_wait(*queue, 1, request,
+                                                 MPI_STATUS_IGNORE == status ? NULL : status);
+    if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
+        return mca_match_base_error(*request, ompi_errcode_get_mpi_code(ret), FUNC_NAME,
+                                    "the wait could not be enqueued");
+    }
+    return MPI_SUCCESS;
+}

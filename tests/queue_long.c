@@ -1,0 +1,75 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * A long run: 100,000 enqueued exchange cycles on one queue with one fence
+ * every 1,000, and no growth of resident memory after the first 10,000.
+ */
+
+#include "common/qtest.h"
+
+#define CYCLES 100000
+#define FENCE_EVERY 1000
+#define SLACK_KB (8 * 1024)
+
+static long rss_kb(void)
+{
+    long pages = 0, resident = -1;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (NULL != f) {
+        if (2 != fscanf(f, "%ld %ld", &pages, &resident)) {
+            resident = -1;
+        }
+        fclose(f);
+    }
+    return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, left, right, s = 0, r = -1, bad = 0;
+    long base = -1, end;
+    MPI_Request reqs[2];
+    MPI_Queue q;
+
+    qt_init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    left = (rank - 1 + size) % size;
+    right = (rank + 1) % size;
+
+    MPI_Queue_init(&q, MPI_QUEUE_TYPE_DEFAULT, NULL);
+    MPI_Recv_init(&r, 1, MPI_INT, left, 1, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Send_init(&s, 1, MPI_INT, right, 1, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Matchall(2, reqs);
+
+    QT_STEP("100,000 enqueued cycles");
+    for (int c = 0; c < CYCLES; c += FENCE_EVERY) {
+        s = c + rank;
+        for (int i = 0; i < FENCE_EVERY; ++i) {
+            MPI_Enqueue_startall(&q, 2, reqs);
+            MPI_Enqueue_waitall(&q, 2, reqs, MPI_STATUSES_IGNORE);
+        }
+        if (MPI_SUCCESS != MPI_Queue_fence(&q) || r != c + left) {
+            bad++;
+        }
+        if (10000 == c) {
+            base = rss_kb();
+        }
+    }
+    end = rss_kb();
+    QT_CHECK(0 == bad, "%d fences saw wrong data", bad);
+    QT_CHECK(base > 0 && end > 0 && end - base < SLACK_KB, "resident memory grew from %ld to %ld KiB",
+             base, end);
+    MPI_Request_free(&reqs[0]);
+    MPI_Request_free(&reqs[1]);
+    MPI_Queue_free(&q);
+    return qt_finalize();
+}
