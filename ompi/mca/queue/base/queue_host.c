@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opal/class/opal_free_list.h"
 #include "opal/class/opal_pointer_array.h"
 #include "opal/mca/threads/mutex.h"
 #include "opal/runtime/opal_progress.h"
+#include "opal/sys/atomic.h"
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/errhandler/errcode-internal.h"
@@ -30,24 +30,39 @@
 typedef enum { QUEUE_ENTRY_START, QUEUE_ENTRY_WAIT } queue_entry_kind_t;
 
 typedef struct {
-    opal_free_list_item_t super;
     queue_entry_kind_t kind;
     int count;
     ompi_request_t **reqs;                  /**< inline_reqs, or allocated */
     ompi_request_t *inline_reqs[QUEUE_ENTRY_INLINE];
     ompi_status_public_t *statuses;         /**< NULL: ignored */
 } queue_entry_t;
-static OBJ_CLASS_INSTANCE(queue_entry_t, opal_free_list_item_t, NULL, NULL);
 
 /** The host engine's part of a queue (queue->q_module_data of the default type). */
+/* The FIFO is a ring of entries owned by the queue, grown by doubling and
+ * never shrunk: a queue in steady state enqueues and retires entries with no
+ * allocation and no list manipulation. */
 typedef struct {
-    opal_list_t fifo;       /**< queue_entry_t, oldest first */
+    queue_entry_t *ring;
+    uint32_t cap;           /**< a power of two */
+    uint32_t head, tail;    /**< head == tail: empty */
     opal_mutex_t lock;      /**< the owning thread vs progress from other threads */
     int error;              /**< first MPI error class since the last fence */
+    volatile bool stuck;    /**< the head cannot run: an earlier operation failed */
+    bool busy;              /**< counted in queue_host_busy_count */
     int live_index;         /**< in queue_host_live */
 } queue_host_t;
 
-static opal_free_list_t queue_host_entries;
+/* queues with entries: progress returns at once when there are none */
+static opal_atomic_int32_t queue_host_busy_count = 0;
+
+static inline void queue_mark_busy(queue_host_t *host, bool busy)
+{
+    if (busy != host->busy) {
+        host->busy = busy;
+        (void) opal_atomic_add_fetch_32(&queue_host_busy_count, busy ? 1 : -1);
+    }
+}
+
 static opal_pointer_array_t queue_host_live;
 static opal_mutex_t queue_host_live_lock = OPAL_MUTEX_STATIC_INIT;
 static int queue_host_live_count = 0;
@@ -57,18 +72,8 @@ static int queue_host_progress(void);
 
 int ompi_queue_host_init(void)
 {
-    int ret;
-
     if (queue_host_ready) {
         return OMPI_SUCCESS;
-    }
-    OBJ_CONSTRUCT(&queue_host_entries, opal_free_list_t);
-    ret = opal_free_list_init(&queue_host_entries, sizeof(queue_entry_t), opal_cache_line_size,
-                              OBJ_CLASS(queue_entry_t), 0, 0, 16, -1, 64, NULL, 0, NULL, NULL,
-                              NULL);
-    if (OPAL_SUCCESS != ret) {
-        OBJ_DESTRUCT(&queue_host_entries);
-        return ret;
     }
     OBJ_CONSTRUCT(&queue_host_live, opal_pointer_array_t);
     (void) opal_pointer_array_init(&queue_host_live, 16, INT_MAX, 16);
@@ -86,7 +91,6 @@ void ompi_queue_host_fini(void)
         queue_host_live_count = 0;
     }
     OBJ_DESTRUCT(&queue_host_live);
-    OBJ_DESTRUCT(&queue_host_entries);
     queue_host_ready = false;
 }
 
@@ -229,33 +233,61 @@ static void queue_finish_wait(queue_host_t *host, int count, ompi_request_t **re
     }
 }
 
-static void queue_entry_release(queue_entry_t *entry)
+static inline bool queue_fifo_empty(const queue_host_t *host)
 {
+    return host->head == host->tail;
+}
+
+static inline queue_entry_t *queue_fifo_head(queue_host_t *host)
+{
+    return &host->ring[host->head & (host->cap - 1)];
+}
+
+static void queue_fifo_pop(queue_host_t *host)
+{
+    queue_entry_t *entry = queue_fifo_head(host);
     if (entry->reqs != entry->inline_reqs) {
         free(entry->reqs);
     }
-    opal_free_list_return(&queue_host_entries, &entry->super);
+    host->head++;
 }
 
-static queue_entry_t *queue_entry_new(queue_entry_kind_t kind, int count,
+/* append an entry; NULL when out of memory (nothing changed) */
+static queue_entry_t *queue_fifo_push(queue_host_t *host, queue_entry_kind_t kind, int count,
                                       ompi_request_t **requests, ompi_status_public_t *statuses)
 {
-    queue_entry_t *entry = (queue_entry_t *) opal_free_list_get(&queue_host_entries);
+    queue_entry_t *entry;
 
-    if (NULL == entry) {
+    if (host->tail - host->head == host->cap) {
+        uint32_t cap = host->cap ? 2 * host->cap : 16, n = host->tail - host->head;
+        queue_entry_t *ring = malloc(cap * sizeof(*ring));
+        if (NULL == ring) {
+            return NULL;
+        }
+        for (uint32_t i = 0; i < n; ++i) {
+            ring[i] = host->ring[(host->head + i) & (host->cap - 1)];
+            if (ring[i].reqs == host->ring[(host->head + i) & (host->cap - 1)].inline_reqs) {
+                ring[i].reqs = ring[i].inline_reqs;
+            }
+        }
+        free(host->ring);
+        host->ring = ring;
+        host->cap = cap;
+        host->head = 0;
+        host->tail = n;
+    }
+    entry = &host->ring[host->tail & (host->cap - 1)];
+    entry->reqs = (count <= QUEUE_ENTRY_INLINE) ? entry->inline_reqs
+                                                : malloc(count * sizeof(ompi_request_t *));
+    if (NULL == entry->reqs) {
+        entry->reqs = entry->inline_reqs;
         return NULL;
     }
     entry->kind = kind;
     entry->count = count;
     entry->statuses = statuses;
-    entry->reqs = (count <= QUEUE_ENTRY_INLINE) ? entry->inline_reqs
-                                                : malloc(count * sizeof(ompi_request_t *));
-    if (NULL == entry->reqs) {
-        entry->reqs = entry->inline_reqs;
-        opal_free_list_return(&queue_host_entries, &entry->super);
-        return NULL;
-    }
     memcpy(entry->reqs, requests, count * sizeof(ompi_request_t *));
+    host->tail++;
     return entry;
 }
 
@@ -265,15 +297,17 @@ static int queue_advance(queue_host_t *host)
     queue_entry_t *entry;
     int events = 0;
 
-    while (NULL != (entry = (queue_entry_t *) opal_list_get_first(&host->fifo))
-           && opal_list_get_end(&host->fifo) != &entry->super.super) {
+    while (!queue_fifo_empty(host)) {
+        entry = queue_fifo_head(host);
         if (QUEUE_ENTRY_START == entry->kind) {
             if (MPI_SUCCESS != host->error) {
-                break; /* after an error the queue starts nothing */
+                host->stuck = true; /* after an error the queue starts nothing */
+                break;
             }
             int ret = queue_start_now(entry->count, entry->reqs);
             if (OMPI_SUCCESS != ret) {
                 host->error = ompi_errcode_get_mpi_code(ret);
+                host->stuck = true;
                 break;
             }
         } else {
@@ -282,9 +316,11 @@ static int queue_advance(queue_host_t *host)
             }
             queue_finish_wait(host, entry->count, entry->reqs, entry->statuses);
         }
-        opal_list_remove_first(&host->fifo);
-        queue_entry_release(entry);
+        queue_fifo_pop(host);
         events++;
+    }
+    if (queue_fifo_empty(host)) {
+        queue_mark_busy(host, false);
     }
     return events;
 }
@@ -293,15 +329,18 @@ static int queue_host_progress(void)
 {
     int events = 0, size;
 
+    if (0 == queue_host_busy_count) {
+        return 0;
+    }
     size = opal_pointer_array_get_size(&queue_host_live);
     for (int i = 0; i < size; ++i) {
         queue_host_t *host = (queue_host_t *) opal_pointer_array_get_item(&queue_host_live, i);
-        if (NULL == host || opal_list_is_empty(&host->fifo)) {
+        if (NULL == host || queue_fifo_empty(host)) {
             continue;
         }
-        if (0 == opal_mutex_trylock(&host->lock)) {
+        if (0 == OPAL_THREAD_TRYLOCK(&host->lock)) {
             events += queue_advance(host);
-            opal_mutex_unlock(&host->lock);
+            OPAL_THREAD_UNLOCK(&host->lock);
         }
     }
     return events;
@@ -314,13 +353,15 @@ int ompi_queue_host_create(ompi_queue_t *queue)
     if (NULL == host) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    OBJ_CONSTRUCT(&host->fifo, opal_list_t);
+    host->ring = NULL;
+    host->cap = host->head = host->tail = 0;
     OBJ_CONSTRUCT(&host->lock, opal_mutex_t);
     host->error = MPI_SUCCESS;
+    host->stuck = false;
+    host->busy = false;
     host->live_index = opal_pointer_array_add(&queue_host_live, host);
     if (0 > host->live_index) {
         OBJ_DESTRUCT(&host->lock);
-        OBJ_DESTRUCT(&host->fifo);
         free(host);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -347,14 +388,16 @@ void ompi_queue_host_destroy(ompi_queue_t *queue)
         opal_progress_unregister(queue_host_progress);
     }
     opal_mutex_unlock(&queue_host_live_lock);
+    queue_mark_busy(host, false);
     /* only at finalize can entries remain: give the requests back */
-    while (NULL != (entry = (queue_entry_t *) opal_list_remove_first(&host->fifo))) {
+    while (!queue_fifo_empty(host)) {
+        entry = queue_fifo_head(host);
         for (int i = 0; i < entry->count; ++i) {
             queue_disown(entry->reqs[i], true);
         }
-        queue_entry_release(entry);
+        queue_fifo_pop(host);
     }
-    OBJ_DESTRUCT(&host->fifo);
+    free(host->ring);
     OBJ_DESTRUCT(&host->lock);
     free(host);
     queue->q_module_data = NULL;
@@ -366,16 +409,16 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
     queue_entry_t *entry;
     int ret = OMPI_SUCCESS;
 
-    opal_mutex_lock(&host->lock);
+    OPAL_THREAD_LOCK(&host->lock);
     queue_own(queue, count, requests, false);
-    if (opal_list_is_empty(&host->fifo) && MPI_SUCCESS == host->error) {
+    if (queue_fifo_empty(host) && MPI_SUCCESS == host->error) {
         /* nothing before it: this is MPI_Start(all), no entry needed */
         ret = queue_start_now(count, requests);
         if (OMPI_SUCCESS != ret) {
             host->error = ompi_errcode_get_mpi_code(ret);
         }
     } else {
-        entry = queue_entry_new(QUEUE_ENTRY_START, count, requests, NULL);
+        entry = queue_fifo_push(host, QUEUE_ENTRY_START, count, requests, NULL);
         if (NULL == entry) {
             for (int i = 0; i < count; ++i) {
                 mca_match_request_t *mr = queue_matched(requests[i]);
@@ -385,11 +428,11 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
             }
             ret = OMPI_ERR_OUT_OF_RESOURCE;
         } else {
-            opal_list_append(&host->fifo, &entry->super.super);
+            queue_mark_busy(host, true);
             (void) queue_advance(host);
         }
     }
-    opal_mutex_unlock(&host->lock);
+    OPAL_THREAD_UNLOCK(&host->lock);
     return ret;
 }
 
@@ -400,12 +443,12 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
     queue_entry_t *entry;
     int ret = OMPI_SUCCESS;
 
-    opal_mutex_lock(&host->lock);
+    OPAL_THREAD_LOCK(&host->lock);
     queue_own(queue, count, requests, true);
-    if (opal_list_is_empty(&host->fifo) && queue_all_complete(count, requests)) {
+    if (queue_fifo_empty(host) && queue_all_complete(count, requests)) {
         queue_finish_wait(host, count, requests, statuses);
     } else {
-        entry = queue_entry_new(QUEUE_ENTRY_WAIT, count, requests, statuses);
+        entry = queue_fifo_push(host, QUEUE_ENTRY_WAIT, count, requests, statuses);
         if (NULL == entry) {
             for (int i = 0; i < count; ++i) {
                 mca_match_request_t *mr = queue_matched(requests[i]);
@@ -415,11 +458,11 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
             }
             ret = OMPI_ERR_OUT_OF_RESOURCE;
         } else {
-            opal_list_append(&host->fifo, &entry->super.super);
+            queue_mark_busy(host, true);
             (void) queue_advance(host);
         }
     }
-    opal_mutex_unlock(&host->lock);
+    OPAL_THREAD_UNLOCK(&host->lock);
     return ret;
 }
 
@@ -429,35 +472,38 @@ int ompi_queue_host_fence(ompi_queue_t *queue)
     queue_entry_t *entry;
     int error;
 
-    opal_mutex_lock(&host->lock);
-    for (;;) {
+    OPAL_THREAD_LOCK(&host->lock);
+    (void) queue_advance(host);
+    if (!queue_fifo_empty(host) && !host->stuck) {
+        /* the progress callback advances the queue: spin on progress alone,
+         * as MPI_Wait does, so completion is seen as soon as it happens */
+        OPAL_THREAD_UNLOCK(&host->lock);
+        while (!queue_fifo_empty(host) && !host->stuck) {
+            opal_progress();
+        }
+        OPAL_THREAD_LOCK(&host->lock);
         (void) queue_advance(host);
-        if (opal_list_is_empty(&host->fifo)) {
-            break;
-        }
-        entry = (queue_entry_t *) opal_list_get_first(&host->fifo);
-        if (QUEUE_ENTRY_START == entry->kind && MPI_SUCCESS != host->error) {
-            /* an operation failed: what it blocks will never run */
-            while (NULL != (entry = (queue_entry_t *) opal_list_remove_first(&host->fifo))) {
-                for (int i = 0; i < entry->count; ++i) {
-                    queue_disown(entry->reqs[i], true);
-                }
-                queue_entry_release(entry);
+    }
+    if (host->stuck) {
+        /* an operation failed: what it blocks will never run */
+        while (!queue_fifo_empty(host)) {
+            entry = queue_fifo_head(host);
+            for (int i = 0; i < entry->count; ++i) {
+                queue_disown(entry->reqs[i], true);
             }
-            break;
+            queue_fifo_pop(host);
         }
-        opal_mutex_unlock(&host->lock);
-        opal_progress();
-        opal_mutex_lock(&host->lock);
+        queue_mark_busy(host, false);
+        host->stuck = false;
     }
     error = host->error;
     host->error = MPI_SUCCESS;
-    opal_mutex_unlock(&host->lock);
+    OPAL_THREAD_UNLOCK(&host->lock);
     return error;
 }
 
 bool ompi_queue_host_busy(ompi_queue_t *queue)
 {
     queue_host_t *host = (queue_host_t *) queue->q_module_data;
-    return NULL != host && !opal_list_is_empty(&host->fifo);
+    return NULL != host && !queue_fifo_empty(host);
 }
