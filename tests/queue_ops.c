@@ -359,6 +359,9 @@ static void misuse(void)
     QT_CHECK_RC(MPI_Enqueue_wait(&q2, &m[0], &st), MPI_ERR_REQUEST); /* other queue */
     QT_CHECK_RC(MPI_Start(&m[0]), MPI_ERR_REQUEST);
     QT_CHECK_RC(MPI_Cancel(&m[0]), MPI_ERR_REQUEST);
+    QT_CHECK_RC(MPI_Wait(&m[0], &st), MPI_ERR_REQUEST);
+    flag = 1;
+    QT_CHECK_RC(MPI_Test(&m[0], &flag, &st), MPI_ERR_REQUEST);
     QT_CHECK_RC(MPI_Request_free(&m[0]), MPI_ERR_REQUEST);
     QT_CHECK(MPI_REQUEST_NULL != m[0], "refused MPI_Request_free changed the handle");
     QT_CHECK_RC(MPI_Enqueue_start(&q, &m[0]), MPI_ERR_REQUEST); /* start pending, no wait */

@@ -53,6 +53,8 @@ static void match_request_construct(mca_match_request_t *req)
 
 OBJ_CLASS_INSTANCE(mca_match_request_t, ompi_request_t, match_request_construct, NULL);
 
+const ompi_request_start_fn_t mca_match_request_start_fn = match_request_start;
+
 bool mca_match_request_is(const ompi_request_t *request)
 {
     return NULL != request && match_request_start == request->req_start;

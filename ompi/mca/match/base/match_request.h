@@ -96,6 +96,19 @@ typedef struct mca_match_op_t {
 
 OMPI_DECLSPEC OBJ_CLASS_DECLARATION(mca_match_op_t);
 
+/** The start function of matched requests: identifies them. */
+OMPI_DECLSPEC extern const ompi_request_start_fn_t mca_match_request_start_fn;
+
+/**
+ * True when a queue owns the request (between its enqueued start and the
+ * completion of its enqueued wait).  Cheap enough for MPI_Wait / MPI_Test.
+ */
+static inline bool mca_match_request_queued(const ompi_request_t *request)
+{
+    return NULL != request && mca_match_request_start_fn == request->req_start
+           && NULL != ((const mca_match_request_t *) request)->mr_queue;
+}
+
 /** Start matched requests owned by a queue (the queue's own starts). */
 OMPI_DECLSPEC int mca_match_request_start_queued(size_t count, ompi_request_t **requests);
 
