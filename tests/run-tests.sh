@@ -104,10 +104,22 @@ while read -r name ranks transports args; do
         for tr in ${transports//,/ }; do
             case_name="$name [$tr, $np ranks${args:+, $args}]"
             log=$logdir/$name.$tr.$np.${prog_args[0]:-default}.log
-            # shellcheck disable=SC2086
-            env "${run_env[@]}" timeout -k 10 "$RUN_TIMEOUT" "$MPIRUN" --oversubscribe -n "$np" \
-                ${TRANSPORT[$tr]} "$exe" "${prog_args[@]}" > "$log" 2>&1 < /dev/null
+            run_case() {
+                # shellcheck disable=SC2086
+                env "${run_env[@]}" timeout -k 10 "$RUN_TIMEOUT" "$MPIRUN" --oversubscribe -n "$np" \
+                    ${TRANSPORT[$tr]} "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
+            }
+            run_case "$log"
             rc=$?
+            if [ "$rc" != 0 ] || ! grep -q '^OK:' "$log"; then
+                # One second run: under load, stock 5.0.7 UCX sessions start-up
+                # has been seen to hang.  A case passes only if the second run
+                # passes, and the first failure is reported and kept.
+                mv "$log" "$log.first"
+                echo "RETRY $case_name (first run exit $rc, log: $log.first)"
+                run_case "$log"
+                rc=$?
+            fi
             if [ "$rc" = 0 ] && grep -q '^OK:' "$log"; then
                 report PASS "$case_name" "$log"
             else

@@ -267,7 +267,8 @@ static match_pml_comm_t *match_pml_comm_get(ompi_communicator_t *comm, int *ret)
     opal_list_append(&match_pml_comms, &state->super);
     if (!match_pml_progressing) {
         match_pml_progressing = true;
-        opal_progress_register(match_pml_progress);
+        /* handshakes are not latency critical: every 8th progress call */
+        opal_progress_register_lp(match_pml_progress);
     }
     opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
                         "match:pml: handshake set up on communicator %s", comm->c_name);

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opal/class/opal_pointer_array.h"
 #include "opal/mca/threads/mutex.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
@@ -63,7 +62,10 @@ static inline void queue_mark_busy(queue_host_t *host, bool busy)
     }
 }
 
-static opal_pointer_array_t queue_host_live;
+/* every host queue; progress walks it under a try-lock, so a queue being
+ * freed is never walked */
+static queue_host_t **queue_host_live = NULL;
+static int queue_host_live_size = 0;
 static opal_mutex_t queue_host_live_lock = OPAL_MUTEX_STATIC_INIT;
 static int queue_host_live_count = 0;
 static bool queue_host_ready = false;
@@ -75,8 +77,6 @@ int ompi_queue_host_init(void)
     if (queue_host_ready) {
         return OMPI_SUCCESS;
     }
-    OBJ_CONSTRUCT(&queue_host_live, opal_pointer_array_t);
-    (void) opal_pointer_array_init(&queue_host_live, 16, INT_MAX, 16);
     queue_host_ready = true;
     return OMPI_SUCCESS;
 }
@@ -90,7 +90,9 @@ void ompi_queue_host_fini(void)
         opal_progress_unregister(queue_host_progress);
         queue_host_live_count = 0;
     }
-    OBJ_DESTRUCT(&queue_host_live);
+    free(queue_host_live);
+    queue_host_live = NULL;
+    queue_host_live_size = 0;
     queue_host_ready = false;
 }
 
@@ -327,15 +329,14 @@ static int queue_advance(queue_host_t *host)
 
 static int queue_host_progress(void)
 {
-    int events = 0, size;
+    int events = 0;
 
-    if (0 == queue_host_busy_count) {
+    if (0 == queue_host_busy_count || 0 != OPAL_THREAD_TRYLOCK(&queue_host_live_lock)) {
         return 0;
     }
-    size = opal_pointer_array_get_size(&queue_host_live);
-    for (int i = 0; i < size; ++i) {
-        queue_host_t *host = (queue_host_t *) opal_pointer_array_get_item(&queue_host_live, i);
-        if (NULL == host || queue_fifo_empty(host)) {
+    for (int i = 0; i < queue_host_live_count; ++i) {
+        queue_host_t *host = queue_host_live[i];
+        if (queue_fifo_empty(host)) {
             continue;
         }
         if (0 == OPAL_THREAD_TRYLOCK(&host->lock)) {
@@ -343,6 +344,7 @@ static int queue_host_progress(void)
             OPAL_THREAD_UNLOCK(&host->lock);
         }
     }
+    OPAL_THREAD_UNLOCK(&queue_host_live_lock);
     return events;
 }
 
@@ -359,17 +361,25 @@ int ompi_queue_host_create(ompi_queue_t *queue)
     host->error = MPI_SUCCESS;
     host->stuck = false;
     host->busy = false;
-    host->live_index = opal_pointer_array_add(&queue_host_live, host);
-    if (0 > host->live_index) {
-        OBJ_DESTRUCT(&host->lock);
-        free(host);
-        return OMPI_ERR_OUT_OF_RESOURCE;
+    OPAL_THREAD_LOCK(&queue_host_live_lock);
+    if (queue_host_live_count == queue_host_live_size) {
+        int size = queue_host_live_size ? 2 * queue_host_live_size : 16;
+        queue_host_t **live = realloc(queue_host_live, size * sizeof(*live));
+        if (NULL == live) {
+            OPAL_THREAD_UNLOCK(&queue_host_live_lock);
+            OBJ_DESTRUCT(&host->lock);
+            free(host);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        queue_host_live = live;
+        queue_host_live_size = size;
     }
-    opal_mutex_lock(&queue_host_live_lock);
+    host->live_index = queue_host_live_count;
+    queue_host_live[queue_host_live_count] = host;
     if (0 == queue_host_live_count++) {
         opal_progress_register(queue_host_progress);
     }
-    opal_mutex_unlock(&queue_host_live_lock);
+    OPAL_THREAD_UNLOCK(&queue_host_live_lock);
     queue->q_module_data = host;
     return OMPI_SUCCESS;
 }
@@ -382,12 +392,14 @@ void ompi_queue_host_destroy(ompi_queue_t *queue)
     if (NULL == host) {
         return;
     }
-    (void) opal_pointer_array_set_item(&queue_host_live, host->live_index, NULL);
-    opal_mutex_lock(&queue_host_live_lock);
+    OPAL_THREAD_LOCK(&queue_host_live_lock);
+    /* the last queue takes the freed slot */
+    queue_host_live[host->live_index] = queue_host_live[queue_host_live_count - 1];
+    queue_host_live[host->live_index]->live_index = host->live_index;
     if (0 == --queue_host_live_count) {
         opal_progress_unregister(queue_host_progress);
     }
-    opal_mutex_unlock(&queue_host_live_lock);
+    OPAL_THREAD_UNLOCK(&queue_host_live_lock);
     queue_mark_busy(host, false);
     /* only at finalize can entries remain: give the requests back */
     while (!queue_fifo_empty(host)) {
