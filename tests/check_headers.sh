@@ -32,8 +32,19 @@ int use(void)
     int (*pfr)(MPI_Queue *) = PMPI_Queue_free;
     MPI_Fint (*c2f)(MPI_Queue) = MPI_Queue_c2f;
     MPI_Queue (*f2c)(MPI_Fint) = MPI_Queue_f2c;
+    int (*m)(MPI_Request *) = MPI_Match;
+    int (*im)(MPI_Request *, MPI_Request *) = MPI_IMatch;
+    int (*ma)(int, MPI_Request[]) = MPI_Matchall;
+    int (*ima)(int, MPI_Request[], MPI_Request *) = MPI_Imatchall;
+    int (*ism)(MPI_Request, int *) = MPI_Is_matched;
+    int (*es)(MPI_Queue *, MPI_Request *) = MPI_Enqueue_start;
+    int (*esa)(MPI_Queue *, int, MPI_Request[]) = MPI_Enqueue_startall;
+    int (*ew)(MPI_Queue *, MPI_Request *, MPI_Status *) = MPI_Enqueue_wait;
+    int (*ewa)(MPI_Queue *, int, MPI_Request[], MPI_Status[]) = MPI_Enqueue_waitall;
+    int (*qf)(MPI_Queue *) = MPI_Queue_fence;
     return (q == MPI_QUEUE_NULL) + types[0] + (init != 0) + (pinit != 0) + (fr != 0) + (pfr != 0)
-           + (c2f != 0) + (f2c != 0);
+           + (c2f != 0) + (f2c != 0) + (m != 0) + (im != 0) + (ma != 0) + (ima != 0) + (ism != 0)
+           + (es != 0) + (esa != 0) + (ew != 0) + (ewa != 0) + (qf != 0);
 }
 EOC
 "$PREFIX/bin/mpicc" -Wall -Werror -c -o "$tmp/decl.o" "$tmp/decl.c" || { echo "FAIL: C declarations"; status=1; }
@@ -44,7 +55,10 @@ fi
 
 syms=$(nm -D --defined-only "$PREFIX/lib/libmpi.so")
 for sym in MPI_Queue_init PMPI_Queue_init MPI_Queue_free PMPI_Queue_free MPI_Queue_c2f \
-           MPI_Queue_f2c ompi_mpi_queue_null; do
+           MPI_Queue_f2c ompi_mpi_queue_null MPI_Match PMPI_Match MPI_Imatch PMPI_Imatch \
+           MPI_Matchall MPI_Imatchall MPI_Is_matched MPI_Enqueue_start PMPI_Enqueue_start \
+           MPI_Enqueue_startall MPI_Enqueue_wait MPI_Enqueue_waitall MPI_Queue_fence \
+           PMPI_Queue_fence; do
     grep -qw "$sym" <<< "$syms" || { echo "FAIL: libmpi does not export $sym"; status=1; }
 done
 
