@@ -9,8 +9,9 @@
  */
 
 /*
- * Strong progress: with the progress thread on, operations complete while
- * the ranks compute without calling MPI.  The "computing" rank only reads
+ * Strong progress: with the progress thread on, operations (point-to-point,
+ * collective, enqueued on a queue) complete while the ranks compute without
+ * calling MPI.  The "computing" rank only reads
  * memory: the receive buffer, a result buffer, or a file that its peer
  * creates once its MPI_Send has returned.  Each wait is bounded (a hang
  * guard, not a timing check) and names what did not happen.
@@ -152,6 +153,37 @@ static void nonblocking_collective(int rank, int size)
     QT_CHECK(want == result, "allreduce gave %d, expected %d", result, want);
 }
 
+static void queue_without_fence(int rank, int size)
+{
+    static int sbuf[EAGER_COUNT], rbuf[EAGER_COUNT];
+    int left = (rank - 1 + size) % size, right = (rank + 1) % size, want;
+    MPI_Request reqs[2];
+    MPI_Queue q;
+
+    QT_STEP("queue operations complete without a fence while the ranks compute");
+    for (int i = 0; i < EAGER_COUNT; ++i) {
+        sbuf[i] = rank * 100 + i;
+        rbuf[i] = -1;
+    }
+    MPI_Queue_init(&q, MPI_QUEUE_TYPE_DEFAULT, NULL);
+    MPI_Recv_init(rbuf, EAGER_COUNT, MPI_INT, left, 3, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Send_init(sbuf, EAGER_COUNT, MPI_INT, right, 3, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Matchall(2, reqs);
+    MPI_Barrier(MPI_COMM_WORLD);
+    /* behind the send's wait, the receive starts and completes through progress only */
+    QT_OK(MPI_Enqueue_start(&q, &reqs[1]));
+    QT_OK(MPI_Enqueue_wait(&q, &reqs[1], MPI_STATUS_IGNORE));
+    QT_OK(MPI_Enqueue_start(&q, &reqs[0]));
+    QT_OK(MPI_Enqueue_wait(&q, &reqs[0], MPI_STATUS_IGNORE));
+    want = left * 100 + EAGER_COUNT - 1;
+    QT_CHECK(compute_until(last_int_is, (const void *[]){&rbuf[EAGER_COUNT - 1], &want}),
+             "the enqueued receive did not complete while the ranks computed");
+    QT_OK(MPI_Queue_fence(&q));
+    MPI_Request_free(&reqs[0]);
+    MPI_Request_free(&reqs[1]);
+    MPI_Queue_free(&q);
+}
+
 int main(int argc, char **argv)
 {
     const char *expect = argc > 1 ? argv[1] : "on";
@@ -173,6 +205,8 @@ int main(int argc, char **argv)
         MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, MPI_COMM_WORLD);
         eager_and_rendezvous(rank, size, dir);
         nonblocking_collective(rank, size);
+        MPI_Barrier(MPI_COMM_WORLD);
+        queue_without_fence(rank, size);
         MPI_Barrier(MPI_COMM_WORLD);
         if (0 == rank) {
             rmdir(dir);
