@@ -308,8 +308,26 @@ static void failing_operation(void)
         QT_OK(MPI_Queue_fence(&q));
         QT_CHECK(5 == after, "receive after recovery got %d", after);
         MPI_Recv(&again, 1, MPI_INT, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+
+        /* a failure not yet reported by a fence is reported by the free */
+        QT_OK(MPI_Enqueue_start(&q, &r_small));
+        QT_OK(MPI_Enqueue_wait(&q, &r_small, MPI_STATUS_IGNORE));
+        MPI_Send(&again, 1, MPI_INT, 0, 11, MPI_COMM_WORLD);
+        for (long spins = 0; spins < 100000000; ++spins) {
+            int probed;
+            /* a test call, so the queue progresses */
+            MPI_Iprobe(MPI_ANY_SOURCE, 12345, MPI_COMM_WORLD, &probed, MPI_STATUS_IGNORE);
+            MPI_Error_class(MPI_Queue_free(&q), &cls);
+            if (MPI_ERR_PENDING != cls) {
+                break;
+            }
+        }
+        QT_CHECK(MPI_ERR_TRUNCATE == cls, "MPI_Queue_free reported class %d, expected truncation",
+                 cls);
+        QT_CHECK(MPI_QUEUE_NULL == q, "MPI_Queue_free reporting an error did not free the queue");
         MPI_Request_free(&r_small);
         MPI_Request_free(&r_after);
+        return;
     } else {
         MPI_Send_init(big, 4, MPI_INT, 1, 8, MPI_COMM_WORLD, &s_big);
         MPI_Send_init(&s2, 1, MPI_INT, 1, 9, MPI_COMM_WORLD, &s_after);
@@ -320,6 +338,9 @@ static void failing_operation(void)
         MPI_Wait(&s_big, MPI_STATUS_IGNORE);
         MPI_Wait(&s_after, MPI_STATUS_IGNORE);
         MPI_Send(&s2, 1, MPI_INT, 1, 10, MPI_COMM_WORLD);
+        MPI_Recv(&again, 1, MPI_INT, 1, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Start(&s_big);
+        MPI_Wait(&s_big, MPI_STATUS_IGNORE);
         MPI_Request_free(&s_big);
         MPI_Request_free(&s_after);
     }

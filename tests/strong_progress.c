@@ -170,7 +170,7 @@ static void queue_without_fence(int rank, int size)
     MPI_Send_init(sbuf, EAGER_COUNT, MPI_INT, right, 3, MPI_COMM_WORLD, &reqs[1]);
     MPI_Matchall(2, reqs);
     MPI_Barrier(MPI_COMM_WORLD);
-    /* behind the send's wait, the receive starts and completes through progress only */
+    /* the received data can land only through progress: the thread's */
     QT_OK(MPI_Enqueue_start(&q, &reqs[1]));
     QT_OK(MPI_Enqueue_wait(&q, &reqs[1], MPI_STATUS_IGNORE));
     QT_OK(MPI_Enqueue_start(&q, &reqs[0]));

@@ -26,7 +26,7 @@ static const char FUNC_NAME[] = "MPI_Queue_free";
 
 int MPI_Queue_free(MPI_Queue *queue)
 {
-    int ret;
+    int ret, err;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -46,10 +46,18 @@ int MPI_Queue_free(MPI_Queue *queue)
                                                "MPI_Queue_free: the queue has enqueued operations "
                                                "that have not completed (call MPI_Queue_fence)");
     }
+    /* an operation that failed since the last fence is reported here too;
+     * the queue is empty, so this fence does not block */
+    err = (NULL != (*queue)->q_module->queue_fence) ? (*queue)->q_module->queue_fence(*queue)
+                                                     : MPI_SUCCESS;
     ret = ompi_queue_release(*queue);
     if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ompi_errcode_get_mpi_code(ret), FUNC_NAME);
     }
     *queue = MPI_QUEUE_NULL;
+    if (MPI_SUCCESS != err) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, "MPI_Queue_free: an enqueued operation failed "
+                                               "since the last fence (the queue is freed)");
+    }
     return MPI_SUCCESS;
 }
