@@ -20,21 +20,6 @@
 #define WARMUP 1000
 #define SLACK_KB (8 * 1024)
 
-static long rss_kb(void)
-{
-    long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-
-    if (NULL == f) {
-        return -1;
-    }
-    if (2 != fscanf(f, "%ld %ld", &pages, &resident)) {
-        resident = -1;
-    }
-    fclose(f);
-    return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
 int main(int argc, char **argv)
 {
     int rank, size, left, right, s, r = -1;
@@ -64,10 +49,10 @@ int main(int argc, char **argv)
         MPI_Request_free(&req[0]);
         MPI_Request_free(&req[1]);
         if (WARMUP == c) {
-            base = rss_kb();
+            base = qt_rss_kb();
         }
     }
-    end = rss_kb();
+    end = qt_rss_kb();
     QT_CHECK(base > 0 && end > 0 && end - base < SLACK_KB,
              "resident memory grew from %ld KiB to %ld KiB", base, end);
     return qt_finalize();

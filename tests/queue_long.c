@@ -19,19 +19,6 @@
 #define FENCE_EVERY 1000
 #define SLACK_KB (8 * 1024)
 
-static long rss_kb(void)
-{
-    long pages = 0, resident = -1;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (NULL != f) {
-        if (2 != fscanf(f, "%ld %ld", &pages, &resident)) {
-            resident = -1;
-        }
-        fclose(f);
-    }
-    return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
 int main(int argc, char **argv)
 {
     int rank, size, left, right, s = 0, r = -1, bad = 0;
@@ -61,10 +48,10 @@ int main(int argc, char **argv)
             bad++;
         }
         if (10000 == c) {
-            base = rss_kb();
+            base = qt_rss_kb();
         }
     }
-    end = rss_kb();
+    end = qt_rss_kb();
     QT_CHECK(0 == bad, "%d fences saw wrong data", bad);
     QT_CHECK(base > 0 && end > 0 && end - base < SLACK_KB, "resident memory grew from %ld to %ld KiB",
              base, end);

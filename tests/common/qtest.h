@@ -112,6 +112,21 @@ static inline void qt_init(int *argc, char ***argv)
     qt_init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
 }
 
+/* Resident memory of this process in KiB, -1 if unknown (for growth checks). */
+static inline long qt_rss_kb(void)
+{
+    long pages = 0, resident = -1;
+    FILE *f = fopen("/proc/self/statm", "r");
+
+    if (NULL != f) {
+        if (2 != fscanf(f, "%ld %ld", &pages, &resident)) {
+            resident = -1;
+        }
+        fclose(f);
+    }
+    return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
 /* All ranks agree on the verdict; rank 0 prints it. */
 static inline int qt_finalize(void)
 {

@@ -75,18 +75,12 @@ typedef mca_match_base_component_1_0_0_t mca_match_base_component_t;
 typedef int (*mca_match_base_module_match_p2p_fn_t)(struct mca_match_request_t *request);
 
 /**
- * Release a matched request's channel (the program freed the request).
- */
-typedef void (*mca_match_base_module_release_p2p_fn_t)(struct mca_match_request_t *request);
-
-/**
  * Match module.
  */
 typedef struct mca_match_base_module_t {
     /** the component this module belongs to */
     const mca_match_base_component_t *match_component;
     mca_match_base_module_match_p2p_fn_t match_p2p;
-    mca_match_base_module_release_p2p_fn_t release_p2p;
 } mca_match_base_module_t;
 
 #define MCA_MATCH_BASE_VERSION_1_0_0 OMPI_MCA_BASE_VERSION_2_1_0("match", 1, 0, 0)

@@ -42,7 +42,6 @@ static void match_request_construct(mca_match_request_t *req)
     req->mr_tag = MPI_ANY_TAG;
     req->mr_op = NULL;
     req->mr_free_called = false;
-    req->mr_channel = NULL;
     req->mr_queue = NULL;
     req->mr_queue_starts = 0;
     req->mr_queue_waits = 0;
@@ -55,17 +54,8 @@ OBJ_CLASS_INSTANCE(mca_match_request_t, ompi_request_t, match_request_construct,
 
 const ompi_request_start_fn_t mca_match_request_start_fn = match_request_start;
 
-bool mca_match_request_is(const ompi_request_t *request)
-{
-    return NULL != request && match_request_start == request->req_start;
-}
-
 static void match_request_release(mca_match_request_t *req)
 {
-    if (NULL != req->mr_channel && NULL != mca_match_base_selected_module
-        && NULL != mca_match_base_selected_module->release_p2p) {
-        mca_match_base_selected_module->release_p2p(req);
-    }
     if (NULL != req->mr_inner) {
         if (MCA_MATCH_KIND_COLL != req->mr_kind) {
             req->mr_inner->req_state = OMPI_REQUEST_INACTIVE;

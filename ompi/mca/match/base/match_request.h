@@ -78,7 +78,6 @@ typedef struct mca_match_request_t {
     int mr_tag;                        /**< status tag: the sender's tag */
     struct mca_match_op_t *mr_op;      /**< the match operation, while pending */
     bool mr_free_called;               /**< freed by the program while active */
-    void *mr_channel;                  /**< the component's channel state */
     /** the queue whose enqueued start owns the request, until its enqueued
      * wait completes: other MPI calls on the request are refused meanwhile */
     struct ompi_queue_t *mr_queue;
@@ -99,21 +98,25 @@ OMPI_DECLSPEC OBJ_CLASS_DECLARATION(mca_match_op_t);
 /** The start function of matched requests: identifies them. */
 OMPI_DECLSPEC extern const ompi_request_start_fn_t mca_match_request_start_fn;
 
+/** True when the request is a matched request (matched or being matched). */
+static inline bool mca_match_request_is(const ompi_request_t *request)
+{
+    return NULL != request && mca_match_request_start_fn == request->req_start;
+}
+
 /**
  * True when a queue owns the request (between its enqueued start and the
  * completion of its enqueued wait).  Cheap enough for MPI_Wait / MPI_Test.
  */
 static inline bool mca_match_request_queued(const ompi_request_t *request)
 {
-    return NULL != request && mca_match_request_start_fn == request->req_start
+    return mca_match_request_is(request)
            && NULL != ((const mca_match_request_t *) request)->mr_queue;
 }
 
 /** Start matched requests owned by a queue (the queue's own starts). */
 OMPI_DECLSPEC int mca_match_request_start_queued(size_t count, ompi_request_t **requests);
 
-/** True when the request is a matched request (matched or being matched). */
-OMPI_DECLSPEC bool mca_match_request_is(const ompi_request_t *request);
 
 /**
  * Check that a request may be matched.

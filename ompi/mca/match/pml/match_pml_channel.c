@@ -492,12 +492,6 @@ out:
     return ret;
 }
 
-static void match_pml_release_p2p(mca_match_request_t *req)
-{
-    /* the channel is the request's inner operation: nothing else to free */
-    req->mr_channel = NULL;
-}
-
 int mca_match_pml_channel_init(void)
 {
     if (!match_pml_ready) {
@@ -546,5 +540,4 @@ int mca_match_pml_channel_fini(void)
 mca_match_base_module_t mca_match_pml_module = {
     .match_component = &mca_match_pml_component.super,
     .match_p2p = match_pml_match_p2p,
-    .release_p2p = match_pml_release_p2p,
 };

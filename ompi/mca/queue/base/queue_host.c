@@ -103,7 +103,7 @@ void ompi_queue_host_fini(void)
 
 static inline mca_match_request_t *queue_matched(ompi_request_t *req)
 {
-    return (mca_match_request_start_fn == req->req_start) ? (mca_match_request_t *) req : NULL;
+    return mca_match_request_is(req) ? (mca_match_request_t *) req : NULL;
 }
 
 int ompi_queue_check_requests(ompi_queue_t *queue, int count, ompi_request_t **requests,
@@ -199,9 +199,8 @@ static int queue_start_now(int count, ompi_request_t **requests)
 {
     for (int i = 0; i < count; ++i) {
         ompi_request_t *req = requests[i];
-        int ret = (mca_match_request_start_fn == req->req_start)
-                      ? mca_match_request_start_queued(1, &requests[i])
-                      : req->req_start(1, &requests[i]);
+        int ret = mca_match_request_is(req) ? mca_match_request_start_queued(1, &requests[i])
+                                            : req->req_start(1, &requests[i]);
         if (OMPI_SUCCESS != ret) {
             return ret;
         }
