@@ -29,7 +29,7 @@ static const char FUNC_NAME[] = "MPI_Enqueue_start";
 int MPI_Enqueue_start(MPI_Queue *queue, MPI_Request *request)
 {
     const char *reason = NULL;
-    int bad, ret;
+    int ret;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -41,7 +41,7 @@ int MPI_Enqueue_start(MPI_Queue *queue, MPI_Request *request)
     if (NULL == request) {
         return mca_match_base_error(NULL, MPI_ERR_REQUEST, FUNC_NAME, "request is a NULL pointer");
     }
-    if (OMPI_SUCCESS != ompi_queue_check_requests(*queue, 1, request, false, &bad, &reason)) {
+    if (OMPI_SUCCESS != ompi_queue_check_one(*queue, *request, false, &reason)) {
         return mca_match_base_error(*request, MPI_ERR_REQUEST, FUNC_NAME, reason);
     }
     if (NULL == (*queue)->q_module->queue_enqueue_start) {

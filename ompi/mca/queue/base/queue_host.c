@@ -24,17 +24,27 @@
 #include "ompi/mca/queue/base/queue_host.h"
 #include "ompi/request/request.h"
 
-#define QUEUE_ENTRY_INLINE 4
+/* Groups of up to two requests (a send and a receive) are held in the
+ * entry: a whole entry is 32 bytes, two to a cache line, which matters when
+ * a program enqueues thousands of operations ahead of their execution. */
+#define QUEUE_ENTRY_INLINE 2
 
 typedef enum { QUEUE_ENTRY_START, QUEUE_ENTRY_WAIT } queue_entry_kind_t;
 
 typedef struct {
-    queue_entry_kind_t kind;
-    int count;
-    ompi_request_t **reqs;                  /**< inline_reqs, or allocated */
-    ompi_request_t *inline_reqs[QUEUE_ENTRY_INLINE];
+    uint32_t kind;                          /**< queue_entry_kind_t */
+    uint32_t count;
     ompi_status_public_t *statuses;         /**< NULL: ignored */
+    union {
+        ompi_request_t *inl[QUEUE_ENTRY_INLINE];  /**< count <= QUEUE_ENTRY_INLINE */
+        ompi_request_t **heap;                    /**< otherwise, allocated */
+    } r;
 } queue_entry_t;
+
+static inline ompi_request_t **queue_entry_reqs(queue_entry_t *entry)
+{
+    return entry->count <= QUEUE_ENTRY_INLINE ? entry->r.inl : entry->r.heap;
+}
 
 /** The host engine's part of a queue (queue->q_module_data of the default type). */
 /* The FIFO is a ring of entries owned by the queue, grown by doubling and
@@ -103,62 +113,29 @@ void ompi_queue_host_fini(void)
 
 static inline mca_match_request_t *queue_matched(ompi_request_t *req)
 {
-    return mca_match_request_is(req) ? (mca_match_request_t *) req : NULL;
+    return ompi_queue_matched(req);
 }
 
 int ompi_queue_check_requests(ompi_queue_t *queue, int count, ompi_request_t **requests,
                               bool is_wait, int *bad, const char **reason)
 {
     for (int i = 0; i < count; ++i) {
-        ompi_request_t *req = requests[i];
-        mca_match_request_t *mr;
-
         *bad = i;
-        if (NULL == req || MPI_REQUEST_NULL == req || OMPI_REQUEST_INVALID == req->req_state) {
-            *reason = "the request is MPI_REQUEST_NULL or was freed";
+        if (OMPI_SUCCESS != ompi_queue_check_one(queue, requests[i], is_wait, reason)) {
             return OMPI_ERR_REQUEST;
         }
         for (int j = 0; j < i; ++j) {
-            if (requests[j] == req) {
+            if (requests[j] == requests[i]) {
                 *reason = "the same request appears twice";
                 return OMPI_ERR_REQUEST;
             }
-        }
-        if (OMPI_REQUEST_PART == req->req_type && req->req_persistent) {
-            continue;
-        }
-        mr = queue_matched(req);
-        if (NULL == mr) {
-            *reason = req->req_persistent
-                          ? "the request is not matched (MPI_Match it first)"
-                          : "only matched persistent or partitioned requests can be enqueued";
-            return OMPI_ERR_REQUEST;
-        }
-        if (MCA_MATCH_STATE_MATCHED != mr->mr_state) {
-            *reason = "the request's match has not completed";
-            return OMPI_ERR_REQUEST;
-        }
-        if (is_wait) {
-            if (mr->mr_queue != queue || mr->mr_queue_waits >= mr->mr_queue_starts) {
-                *reason = "the request's start was not enqueued on this queue, or its wait "
-                          "is already enqueued";
-                return OMPI_ERR_REQUEST;
-            }
-        } else if (NULL == mr->mr_queue) {
-            if (OMPI_REQUEST_INACTIVE != req->req_state) {
-                *reason = "the request is active";
-                return OMPI_ERR_REQUEST;
-            }
-        } else if (mr->mr_queue != queue || mr->mr_queue_waits != mr->mr_queue_starts) {
-            *reason = "the request's enqueued start is pending: enqueue its wait first, on the "
-                      "same queue";
-            return OMPI_ERR_REQUEST;
         }
     }
     return OMPI_SUCCESS;
 }
 
-static void queue_own(ompi_queue_t *queue, int count, ompi_request_t **requests, bool is_wait)
+static inline void queue_own(ompi_queue_t *queue, int count, ompi_request_t **requests,
+                             bool is_wait)
 {
     for (int i = 0; i < count; ++i) {
         mca_match_request_t *mr = queue_matched(requests[i]);
@@ -245,50 +222,58 @@ static inline queue_entry_t *queue_fifo_head(queue_host_t *host)
     return &host->ring[host->head & (host->cap - 1)];
 }
 
-static void queue_fifo_pop(queue_host_t *host)
+static inline void queue_fifo_pop(queue_host_t *host)
 {
     queue_entry_t *entry = queue_fifo_head(host);
-    if (entry->reqs != entry->inline_reqs) {
-        free(entry->reqs);
+    if (entry->count > QUEUE_ENTRY_INLINE) {
+        free(entry->r.heap);
     }
     host->head++;
 }
 
+static int queue_fifo_grow(queue_host_t *host)
+{
+    uint32_t cap = host->cap ? 2 * host->cap : 16, n = host->tail - host->head;
+    queue_entry_t *ring = malloc(cap * sizeof(*ring));
+
+    if (NULL == ring) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        ring[i] = host->ring[(host->head + i) & (host->cap - 1)];
+    }
+    free(host->ring);
+    host->ring = ring;
+    host->cap = cap;
+    host->head = 0;
+    host->tail = n;
+    return OMPI_SUCCESS;
+}
+
 /* append an entry; NULL when out of memory (nothing changed) */
-static queue_entry_t *queue_fifo_push(queue_host_t *host, queue_entry_kind_t kind, int count,
-                                      ompi_request_t **requests, ompi_status_public_t *statuses)
+static inline queue_entry_t *queue_fifo_push(queue_host_t *host, queue_entry_kind_t kind,
+                                             int count, ompi_request_t **requests,
+                                             ompi_status_public_t *statuses)
 {
     queue_entry_t *entry;
+    ompi_request_t **reqs;
 
-    if (host->tail - host->head == host->cap) {
-        uint32_t cap = host->cap ? 2 * host->cap : 16, n = host->tail - host->head;
-        queue_entry_t *ring = malloc(cap * sizeof(*ring));
-        if (NULL == ring) {
-            return NULL;
-        }
-        for (uint32_t i = 0; i < n; ++i) {
-            ring[i] = host->ring[(host->head + i) & (host->cap - 1)];
-            if (ring[i].reqs == host->ring[(host->head + i) & (host->cap - 1)].inline_reqs) {
-                ring[i].reqs = ring[i].inline_reqs;
-            }
-        }
-        free(host->ring);
-        host->ring = ring;
-        host->cap = cap;
-        host->head = 0;
-        host->tail = n;
-    }
-    entry = &host->ring[host->tail & (host->cap - 1)];
-    entry->reqs = (count <= QUEUE_ENTRY_INLINE) ? entry->inline_reqs
-                                                : malloc(count * sizeof(ompi_request_t *));
-    if (NULL == entry->reqs) {
-        entry->reqs = entry->inline_reqs;
+    if (OPAL_UNLIKELY(host->tail - host->head == host->cap)
+        && OMPI_SUCCESS != queue_fifo_grow(host)) {
         return NULL;
     }
+    entry = &host->ring[host->tail & (host->cap - 1)];
+    if (OPAL_LIKELY(count <= QUEUE_ENTRY_INLINE)) {
+        reqs = entry->r.inl;
+    } else if (NULL == (reqs = entry->r.heap = malloc(count * sizeof(ompi_request_t *)))) {
+        return NULL;
+    }
+    for (int i = 0; i < count; ++i) {
+        reqs[i] = requests[i];
+    }
     entry->kind = kind;
-    entry->count = count;
+    entry->count = (uint32_t) count;
     entry->statuses = statuses;
-    memcpy(entry->reqs, requests, count * sizeof(ompi_request_t *));
     host->tail++;
     return entry;
 }
@@ -306,17 +291,17 @@ static int queue_advance(queue_host_t *host)
                 host->stuck = true; /* after an error the queue starts nothing */
                 break;
             }
-            int ret = queue_start_now(entry->count, entry->reqs);
+            int ret = queue_start_now(entry->count, queue_entry_reqs(entry));
             if (OMPI_SUCCESS != ret) {
                 host->error = ompi_errcode_get_mpi_code(ret);
                 host->stuck = true;
                 break;
             }
         } else {
-            if (!queue_all_complete(entry->count, entry->reqs)) {
+            if (!queue_all_complete(entry->count, queue_entry_reqs(entry))) {
                 break;
             }
-            queue_finish_wait(host, entry->count, entry->reqs, entry->statuses);
+            queue_finish_wait(host, entry->count, queue_entry_reqs(entry), entry->statuses);
         }
         queue_fifo_pop(host);
         events++;
@@ -404,8 +389,8 @@ void ompi_queue_host_destroy(ompi_queue_t *queue)
     /* only at finalize can entries remain: give the requests back */
     while (!queue_fifo_empty(host)) {
         entry = queue_fifo_head(host);
-        for (int i = 0; i < entry->count; ++i) {
-            queue_disown(entry->reqs[i], true);
+        for (uint32_t i = 0; i < entry->count; ++i) {
+            queue_disown(queue_entry_reqs(entry)[i], true);
         }
         queue_fifo_pop(host);
     }
@@ -440,6 +425,8 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
             }
             ret = OMPI_ERR_OUT_OF_RESOURCE;
         } else {
+            /* the head may have become runnable since progress last ran:
+             * start what the order allows now rather than at the next call */
             queue_mark_busy(host, true);
             (void) queue_advance(host);
         }
@@ -454,10 +441,12 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
     queue_host_t *host = (queue_host_t *) queue->q_module_data;
     queue_entry_t *entry;
     int ret = OMPI_SUCCESS;
+    bool was_empty;
 
     OPAL_THREAD_LOCK(&host->lock);
     queue_own(queue, count, requests, true);
-    if (queue_fifo_empty(host) && queue_all_complete(count, requests)) {
+    was_empty = queue_fifo_empty(host);
+    if (was_empty && queue_all_complete(count, requests)) {
         queue_finish_wait(host, count, requests, statuses);
     } else {
         entry = queue_fifo_push(host, QUEUE_ENTRY_WAIT, count, requests, statuses);
@@ -471,7 +460,10 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
             ret = OMPI_ERR_OUT_OF_RESOURCE;
         } else {
             queue_mark_busy(host, true);
-            (void) queue_advance(host);
+            if (!was_empty) {
+                /* alone, it is incomplete: only earlier entries can move */
+                (void) queue_advance(host);
+            }
         }
     }
     OPAL_THREAD_UNLOCK(&host->lock);
@@ -500,8 +492,8 @@ int ompi_queue_host_fence(ompi_queue_t *queue)
         /* an operation failed: what it blocks will never run */
         while (!queue_fifo_empty(host)) {
             entry = queue_fifo_head(host);
-            for (int i = 0; i < entry->count; ++i) {
-                queue_disown(entry->reqs[i], true);
+            for (uint32_t i = 0; i < entry->count; ++i) {
+                queue_disown(queue_entry_reqs(entry)[i], true);
             }
             queue_fifo_pop(host);
         }

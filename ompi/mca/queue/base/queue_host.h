@@ -30,6 +30,7 @@
 
 #include "ompi_config.h"
 
+#include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/queue/base/queue_object.h"
 #include "ompi/request/request.h"
 
@@ -47,6 +48,65 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
                                  ompi_status_public_t *statuses);
 int ompi_queue_host_fence(ompi_queue_t *queue);
 bool ompi_queue_host_busy(ompi_queue_t *queue);
+
+/** The matched request behind a handle, NULL for any other request. */
+static inline mca_match_request_t *ompi_queue_matched(ompi_request_t *req)
+{
+    return mca_match_request_is(req) ? (mca_match_request_t *) req : NULL;
+}
+
+/**
+ * Check that one request may be started (is_wait false) or waited (is_wait
+ * true) on this queue.  Inline: it is on the path of every enqueue call.
+ * Partitioned requests carry no ownership record: their misuse is not
+ * detected.
+ *
+ * @param[out] reason  why not
+ * @retval OMPI_SUCCESS or OMPI_ERR_REQUEST
+ */
+static inline int ompi_queue_check_one(ompi_queue_t *queue, ompi_request_t *req, bool is_wait,
+                                       const char **reason)
+{
+    mca_match_request_t *mr;
+
+    if (OPAL_UNLIKELY(NULL == req || MPI_REQUEST_NULL == req
+                      || OMPI_REQUEST_INVALID == req->req_state)) {
+        *reason = "the request is MPI_REQUEST_NULL or was freed";
+        return OMPI_ERR_REQUEST;
+    }
+    mr = ompi_queue_matched(req);
+    if (OPAL_UNLIKELY(NULL == mr)) {
+        if (OMPI_REQUEST_PART == req->req_type && req->req_persistent) {
+            return OMPI_SUCCESS;
+        }
+        *reason = req->req_persistent
+                      ? "the request is not matched (MPI_Match it first)"
+                      : "only matched persistent or partitioned requests can be enqueued";
+        return OMPI_ERR_REQUEST;
+    }
+    if (OPAL_UNLIKELY(MCA_MATCH_STATE_MATCHED != mr->mr_state)) {
+        *reason = "the request's match has not completed";
+        return OMPI_ERR_REQUEST;
+    }
+    if (is_wait) {
+        if (OPAL_UNLIKELY(mr->mr_queue != queue || mr->mr_queue_waits >= mr->mr_queue_starts)) {
+            *reason = "the request's start was not enqueued on this queue, or its wait "
+                      "is already enqueued";
+            return OMPI_ERR_REQUEST;
+        }
+    } else if (NULL == mr->mr_queue) {
+        if (OPAL_UNLIKELY(OMPI_REQUEST_INACTIVE != req->req_state)) {
+            *reason = "the request is active";
+            return OMPI_ERR_REQUEST;
+        }
+    } else if (OPAL_UNLIKELY(mr->mr_queue != queue
+                             || mr->mr_queue_waits != mr->mr_queue_starts)) {
+        *reason = "the request's enqueued start is pending: enqueue its wait first, on the "
+                  "same queue";
+        return OMPI_ERR_REQUEST;
+    }
+    return OMPI_SUCCESS;
+}
 
 /**
  * Check that requests may be enqueued: started (is_wait false) or waited
