@@ -385,6 +385,21 @@ static void misuse(void)
     QT_CHECK_RC(MPI_Test(&m[0], &flag, &st), MPI_ERR_REQUEST);
     QT_CHECK_RC(MPI_Request_free(&m[0]), MPI_ERR_REQUEST);
     QT_CHECK(MPI_REQUEST_NULL != m[0], "refused MPI_Request_free changed the handle");
+    {
+        /* the array calls, with the owned request behind a null one */
+        MPI_Request arr[2] = {MPI_REQUEST_NULL, m[1]};
+        MPI_Status sts[2];
+        int idx = -7, outcount = -7, indices[2];
+
+        QT_CHECK_RC(MPI_Waitall(2, arr, sts), MPI_ERR_REQUEST);
+        QT_CHECK_RC(MPI_Waitany(2, arr, &idx, &st), MPI_ERR_REQUEST);
+        QT_CHECK_RC(MPI_Waitsome(2, arr, &outcount, indices, sts), MPI_ERR_REQUEST);
+        QT_CHECK_RC(MPI_Testall(2, arr, &flag, sts), MPI_ERR_REQUEST);
+        QT_CHECK_RC(MPI_Testany(2, arr, &idx, &flag, &st), MPI_ERR_REQUEST);
+        QT_CHECK_RC(MPI_Testsome(2, arr, &outcount, indices, sts), MPI_ERR_REQUEST);
+        QT_CHECK(m[1] == arr[1] && -7 == idx && -7 == outcount,
+                 "a refused array call changed its arguments");
+    }
     QT_CHECK_RC(MPI_Enqueue_start(&q, &m[0]), MPI_ERR_REQUEST); /* start pending, no wait */
     QT_OK(MPI_Enqueue_waitall(&q, 2, m, MPI_STATUSES_IGNORE));
     QT_OK(MPI_Queue_fence(&q));

@@ -114,6 +114,18 @@ static inline bool mca_match_request_queued(const ompi_request_t *request)
            && NULL != ((const mca_match_request_t *) request)->mr_queue;
 }
 
+/** The index of the first of count requests that a queue owns, or -1
+ * (for the multi-request completion calls). */
+static inline int mca_match_request_first_queued(int count, ompi_request_t *const *requests)
+{
+    for (int i = 0; i < count; ++i) {
+        if (OPAL_UNLIKELY(mca_match_request_queued(requests[i]))) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 /** Start matched requests owned by a queue (the queue's own starts). */
 OMPI_DECLSPEC int mca_match_request_start_queued(size_t count, ompi_request_t **requests);
 
