@@ -112,13 +112,12 @@ static void check_types(const char *gpu)
 
     QT_STEP("GPU types without a device");
     /* the default (NULL) stream of each runtime: valid wherever a device is */
-    if (0 == strcmp(gpu, "gpu-cuda")) {
-        QT_OK(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &fake_stream));
-        QT_OK(MPI_Queue_free(&q));
-    } else {
-        QT_CHECK_RC(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &fake_stream), MPI_ERR_ARG);
-        QT_CHECK(MPI_QUEUE_NULL == q, "a refused MPI_Queue_init changed the handle");
-    }
+    /* without a device, or (here, MPI_THREAD_SINGLE) without the progress
+     * thread a CUDA queue needs: refused either way (tests/queue_cuda.c
+     * covers a working one) */
+    (void) gpu;
+    QT_CHECK_RC(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &fake_stream), MPI_ERR_ARG);
+    QT_CHECK(MPI_QUEUE_NULL == q, "a refused MPI_Queue_init changed the handle");
     /* no AMD GPU on any machine this project tests on */
     QT_CHECK_RC(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_HIP_STREAM, &fake_stream), MPI_ERR_ARG);
     QT_CHECK(MPI_QUEUE_NULL == q, "a refused MPI_Queue_init changed the handle");

@@ -22,6 +22,8 @@
 #define ITERS 100
 
 static int rank, size, left, right;
+/* argv[1] "emulated": queues run on the trigger engine (queue_default_emulate_stream) */
+static int emulated = 0;
 
 static void ring(void)
 {
@@ -158,6 +160,13 @@ static void collectives_and_partitioned(void)
     MPI_Request_free(&c);
 
     QT_STEP("partitioned requests on a queue");
+    if (emulated) {
+        /* MPI_Pready right after MPI_Enqueue_start relies on the default
+         * type starting an idle queue's request inside the call; on a
+         * stream (emulated here) the start comes later */
+        MPI_Queue_free(&q);
+        return;
+    }
     /* pairs (0,1), (2,3); an odd last rank sends to itself */
     peer = (size % 2 && rank == size - 1) ? rank : (rank % 2 ? rank - 1 : rank + 1);
     if (peer == rank) {
@@ -451,6 +460,7 @@ static void misuse(void)
 int main(int argc, char **argv)
 {
     qt_init(&argc, &argv);
+    emulated = (argc > 1 && 0 == strcmp(argv[1], "emulated"));
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     left = (rank - 1 + size) % size;

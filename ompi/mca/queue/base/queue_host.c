@@ -59,6 +59,12 @@ typedef struct {
     volatile bool stuck;    /**< the head cannot run: an earlier operation failed */
     bool busy;              /**< counted in queue_host_busy_count */
     int live_index;         /**< in queue_host_live */
+    /* triggered queues only (ops != NULL) */
+    const ompi_queue_trigger_ops_t *ops;
+    volatile uint64_t *counters;  /**< TRIGGER written by the context, DONE by us */
+    void *ctx;                    /**< the component's */
+    uint64_t starts_posted, starts_run;  /**< trigger values posted / seen and run */
+    uint64_t waits_posted, waits_done;   /**< done values posted / written */
 } queue_host_t;
 
 /* queues with entries: progress returns at once when there are none */
@@ -278,6 +284,17 @@ static inline queue_entry_t *queue_fifo_push(queue_host_t *host, queue_entry_kin
     return entry;
 }
 
+/* lock held, triggered queue: nothing more will run on the host, so let
+ * the context pass every wait posted so far instead of blocking forever
+ * (the fence or MPI_Queue_free reports the error) */
+static void queue_release_context(queue_host_t *host)
+{
+    if (NULL != host->counters) {
+        opal_atomic_wmb();
+        host->counters[OMPI_QUEUE_COUNTER_DONE] = host->waits_posted;
+    }
+}
+
 /* lock held: move the head of the FIFO as far as the ordering allows */
 static int queue_advance(queue_host_t *host)
 {
@@ -287,21 +304,39 @@ static int queue_advance(queue_host_t *host)
     while (!queue_fifo_empty(host)) {
         entry = queue_fifo_head(host);
         if (QUEUE_ENTRY_START == entry->kind) {
+            if (NULL != host->counters) {
+                /* the context has not reached this start yet */
+                if (host->counters[OMPI_QUEUE_COUNTER_TRIGGER] <= host->starts_run) {
+                    break;
+                }
+                /* what the context wrote before the trigger (the send
+                 * buffer) is visible once the trigger is */
+                opal_atomic_rmb();
+            }
             if (MPI_SUCCESS != host->error) {
                 host->stuck = true; /* after an error the queue starts nothing */
+                queue_release_context(host);
                 break;
             }
             int ret = queue_start_now(entry->count, queue_entry_reqs(entry));
             if (OMPI_SUCCESS != ret) {
                 host->error = ompi_errcode_get_mpi_code(ret);
                 host->stuck = true;
+                queue_release_context(host);
                 break;
             }
+            host->starts_run++;
         } else {
             if (!queue_all_complete(entry->count, queue_entry_reqs(entry))) {
                 break;
             }
             queue_finish_wait(host, entry->count, queue_entry_reqs(entry), entry->statuses);
+            host->waits_done++;
+            if (NULL != host->counters) {
+                /* statuses and received data before the context goes on */
+                opal_atomic_wmb();
+                host->counters[OMPI_QUEUE_COUNTER_DONE] = host->waits_done;
+            }
         }
         queue_fifo_pop(host);
         events++;
@@ -335,11 +370,28 @@ static int queue_host_progress(void)
 
 int ompi_queue_host_create(ompi_queue_t *queue)
 {
+    return ompi_queue_host_create_triggered(queue, NULL, NULL, NULL);
+}
+
+void *ompi_queue_host_ctx(ompi_queue_t *queue)
+{
+    queue_host_t *host = (queue_host_t *) queue->q_module_data;
+    return (NULL != host) ? host->ctx : NULL;
+}
+
+int ompi_queue_host_create_triggered(ompi_queue_t *queue, const ompi_queue_trigger_ops_t *ops,
+                                     volatile uint64_t *counters, void *ctx)
+{
     queue_host_t *host = malloc(sizeof(*host));
 
     if (NULL == host) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
+    host->ops = ops;
+    host->counters = (NULL != ops) ? counters : NULL;
+    host->ctx = ctx;
+    host->starts_posted = host->starts_run = 0;
+    host->waits_posted = host->waits_done = 0;
     host->ring = NULL;
     host->cap = host->head = host->tail = 0;
     OBJ_CONSTRUCT(&host->lock, opal_mutex_t);
@@ -400,6 +452,61 @@ void ompi_queue_host_destroy(ompi_queue_t *queue)
     queue->q_module_data = NULL;
 }
 
+static void queue_unown(int count, ompi_request_t **requests, bool is_wait)
+{
+    for (int i = 0; i < count; ++i) {
+        mca_match_request_t *mr = queue_matched(requests[i]);
+        if (NULL == mr) {
+            continue;
+        }
+        if (is_wait) {
+            mr->mr_queue_waits--;
+        } else if (0 == --mr->mr_queue_starts) {
+            mr->mr_queue = NULL;
+        }
+    }
+}
+
+/* lock held, requests owned: a triggered queue always takes an entry, and
+ * posts the matching write (start) or wait (wait) into the context */
+static int queue_enqueue_triggered(queue_host_t *host, ompi_queue_t *queue,
+                                   queue_entry_kind_t kind, int count, ompi_request_t **requests,
+                                   ompi_status_public_t *statuses)
+{
+    bool is_wait = (QUEUE_ENTRY_WAIT == kind);
+    int ret;
+
+    if (NULL == queue_fifo_push(host, kind, count, requests, statuses)) {
+        queue_unown(count, requests, is_wait);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (is_wait) {
+        ret = host->ops->post_wait(queue, OMPI_QUEUE_COUNTER_DONE, host->waits_posted + 1);
+    } else {
+        ret = host->ops->post_write(queue, OMPI_QUEUE_COUNTER_TRIGGER, host->starts_posted + 1);
+    }
+    if (OMPI_SUCCESS != ret) {
+        /* nothing reached the context: take the entry back */
+        host->tail--;
+        if (count > QUEUE_ENTRY_INLINE) {
+            free(host->ring[host->tail & (host->cap - 1)].r.heap);
+        }
+        queue_unown(count, requests, is_wait);
+        return ret;
+    }
+    if (is_wait) {
+        host->waits_posted++;
+        if (host->stuck) {
+            queue_release_context(host);
+        }
+    } else {
+        host->starts_posted++;
+    }
+    queue_mark_busy(host, true);
+    (void) queue_advance(host);
+    return OMPI_SUCCESS;
+}
+
 int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t **requests)
 {
     queue_host_t *host = (queue_host_t *) queue->q_module_data;
@@ -408,7 +515,9 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
 
     OPAL_THREAD_LOCK(&host->lock);
     queue_own(queue, count, requests, false);
-    if (queue_fifo_empty(host) && MPI_SUCCESS == host->error) {
+    if (NULL != host->ops) {
+        ret = queue_enqueue_triggered(host, queue, QUEUE_ENTRY_START, count, requests, NULL);
+    } else if (queue_fifo_empty(host) && MPI_SUCCESS == host->error) {
         /* nothing before it: this is MPI_Start(all), no entry needed */
         ret = queue_start_now(count, requests);
         if (OMPI_SUCCESS != ret) {
@@ -446,7 +555,9 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
     OPAL_THREAD_LOCK(&host->lock);
     queue_own(queue, count, requests, true);
     was_empty = queue_fifo_empty(host);
-    if (was_empty && queue_all_complete(count, requests)) {
+    if (NULL != host->ops) {
+        ret = queue_enqueue_triggered(host, queue, QUEUE_ENTRY_WAIT, count, requests, statuses);
+    } else if (was_empty && queue_all_complete(count, requests)) {
         queue_finish_wait(host, count, requests, statuses);
     } else {
         entry = queue_fifo_push(host, QUEUE_ENTRY_WAIT, count, requests, statuses);
@@ -499,10 +610,29 @@ int ompi_queue_host_fence(ompi_queue_t *queue)
         }
         queue_mark_busy(host, false);
         host->stuck = false;
+        /* the discarded entries count as run: the next ones line up */
+        host->starts_run = host->starts_posted;
+        host->waits_done = host->waits_posted;
+        queue_release_context(host);
     }
     error = host->error;
     host->error = MPI_SUCCESS;
     OPAL_THREAD_UNLOCK(&host->lock);
+
+    if (NULL != host->ops) {
+        /* the context must also have executed every write and wait it was
+         * given; its waits are satisfied now, so only progress is needed,
+         * never a blocking synchronize */
+        int ret = host->ops->mark(queue);
+        if (OMPI_SUCCESS == ret) {
+            while (OMPI_ERR_WOULD_BLOCK == (ret = host->ops->marked_done(queue))) {
+                opal_progress();
+            }
+        }
+        if (OMPI_SUCCESS != ret && MPI_SUCCESS == error) {
+            error = ompi_errcode_get_mpi_code(ret);
+        }
+    }
     return error;
 }
 

@@ -43,6 +43,53 @@ void ompi_queue_host_fini(void);
 int ompi_queue_host_create(ompi_queue_t *queue);
 void ompi_queue_host_destroy(ompi_queue_t *queue);
 
+/*
+ * Triggered queues (GPU streams): the trigger engine.
+ *
+ * The queue's external context (a stream) executes the program's work in
+ * order; two 64-bit counters in host memory it can write and read tie the
+ * MPI operations into that order:
+ *  - an enqueued start makes the context write counter TRIGGER = n (the n-th
+ *    start of the queue); the host starts the group once it sees that value,
+ *    and never before every earlier entry of the FIFO has run;
+ *  - an enqueued wait makes the context wait until counter DONE >= m (the
+ *    m-th wait); the host writes DONE = m when the group has completed and
+ *    every earlier wait has.
+ * The host side is the FIFO above with one more condition for starts, so the
+ * progress callback walks each queue from its head, as for the default type.
+ * A component supplies the operations below; the counters are its memory
+ * (pinned and mapped to the device for a GPU).
+ */
+enum {
+    OMPI_QUEUE_COUNTER_TRIGGER = 0,
+    OMPI_QUEUE_COUNTER_DONE = 1,
+};
+
+typedef struct ompi_queue_trigger_ops_t {
+    /** make the context write value into counter when it reaches this point */
+    int (*post_write)(ompi_queue_t *queue, int counter, uint64_t value);
+    /** make the context wait here until counter >= value */
+    int (*post_wait)(ompi_queue_t *queue, int counter, uint64_t value);
+    /** mark the context's current end (for the fence); never blocks */
+    int (*mark)(ompi_queue_t *queue);
+    /** OMPI_SUCCESS once the context has executed everything up to the
+     * mark, OMPI_ERR_WOULD_BLOCK while not yet; never blocks */
+    int (*marked_done)(ompi_queue_t *queue);
+} ompi_queue_trigger_ops_t;
+
+/**
+ * Attach the host engine to a new triggered queue.
+ *
+ * @param[in] ops       the context's operations
+ * @param[in] counters  host address of the two counters, zeroed
+ * @param[in] ctx       the component's per-queue state (ompi_queue_host_ctx)
+ */
+int ompi_queue_host_create_triggered(ompi_queue_t *queue, const ompi_queue_trigger_ops_t *ops,
+                                     volatile uint64_t *counters, void *ctx);
+
+/** The component's per-queue state given at creation. */
+void *ompi_queue_host_ctx(ompi_queue_t *queue);
+
 int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t **requests);
 int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t **requests,
                                  ompi_status_public_t *statuses);
@@ -106,6 +153,15 @@ static inline int ompi_queue_check_one(ompi_queue_t *queue, ompi_request_t *req,
         return OMPI_ERR_REQUEST;
     }
     return OMPI_SUCCESS;
+}
+
+/** The message of an enqueue that the queue's module refused. */
+static inline const char *ompi_queue_enqueue_failure(int ret, const char *otherwise)
+{
+    return (OMPI_ERR_NOT_SUPPORTED == ret)
+               ? "the queue's stream is being captured into a graph: enqueued operations "
+                 "cannot be captured"
+               : otherwise;
 }
 
 /**

@@ -35,7 +35,38 @@ typedef struct mca_queue_cuda_driver_t {
     CUresult (*driver_get_version)(int *version);
     CUresult (*device_get_count)(int *count);
     CUresult (*get_error_name)(CUresult error, const char **name);
+    /* queues */
+    CUresult (*stream_get_ctx)(CUstream stream, CUcontext *ctx);
+    CUresult (*ctx_get_current)(CUcontext *ctx);
+    CUresult (*ctx_push_current)(CUcontext ctx);
+    CUresult (*ctx_pop_current)(CUcontext *ctx);
+    CUresult (*mem_host_alloc)(void **pp, size_t bytesize, unsigned int flags);
+    CUresult (*mem_free_host)(void *p);
+    CUresult (*mem_host_get_device_pointer)(CUdeviceptr *pdptr, void *p, unsigned int flags);
+    CUresult (*stream_write_value64)(CUstream stream, CUdeviceptr addr, cuuint64_t value,
+                                     unsigned int flags);
+    CUresult (*stream_wait_value64)(CUstream stream, CUdeviceptr addr, cuuint64_t value,
+                                    unsigned int flags);
+    CUresult (*stream_is_capturing)(CUstream stream, CUstreamCaptureStatus *status);
+    CUresult (*event_create)(CUevent *event, unsigned int flags);
+    CUresult (*event_record)(CUevent event, CUstream stream);
+    CUresult (*event_query)(CUevent event);
+    CUresult (*event_destroy)(CUevent event);
 } mca_queue_cuda_driver_t;
+
+/** A CUDA stream queue: the stream, and the trigger engine's counters in
+ * pinned host memory mapped into the device. */
+typedef struct mca_queue_cuda_queue_t {
+    const mca_queue_cuda_driver_t *driver;
+    CUstream stream;
+    CUcontext ctx;                     /**< the stream's context */
+    volatile uint64_t *counters;       /**< host address */
+    CUdeviceptr dcounters;             /**< the same memory, device address */
+    CUevent mark;                      /**< recorded by the fence */
+} mca_queue_cuda_queue_t;
+
+/** The name of a driver error, for messages. */
+const char *mca_queue_cuda_error_name(CUresult res);
 
 typedef struct mca_queue_cuda_component_t {
     mca_queue_base_component_t super;

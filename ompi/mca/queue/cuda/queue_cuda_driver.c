@@ -10,6 +10,7 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "opal/mca/dl/base/base.h"
@@ -46,7 +47,7 @@ static int queue_cuda_fail(const char *fmt, const char *detail)
     return OMPI_ERR_NOT_AVAILABLE;
 }
 
-static const char *queue_cuda_error_name(CUresult res)
+const char *mca_queue_cuda_error_name(CUresult res)
 {
     const char *name = NULL;
 
@@ -112,20 +113,50 @@ static int queue_cuda_load(void)
                                                      (void **) &queue_cuda_driver.device_get_count))) {
         return ret;
     }
+    {
+        /* what queues use; resolved now so that a queue never fails half-way */
+        static const struct {
+            const char *symbol;
+            size_t offset;
+        } procs[] = {
+            {"cuStreamGetCtx", offsetof(mca_queue_cuda_driver_t, stream_get_ctx)},
+            {"cuCtxGetCurrent", offsetof(mca_queue_cuda_driver_t, ctx_get_current)},
+            {"cuCtxPushCurrent", offsetof(mca_queue_cuda_driver_t, ctx_push_current)},
+            {"cuCtxPopCurrent", offsetof(mca_queue_cuda_driver_t, ctx_pop_current)},
+            {"cuMemHostAlloc", offsetof(mca_queue_cuda_driver_t, mem_host_alloc)},
+            {"cuMemFreeHost", offsetof(mca_queue_cuda_driver_t, mem_free_host)},
+            {"cuMemHostGetDevicePointer",
+             offsetof(mca_queue_cuda_driver_t, mem_host_get_device_pointer)},
+            {"cuStreamWriteValue64", offsetof(mca_queue_cuda_driver_t, stream_write_value64)},
+            {"cuStreamWaitValue64", offsetof(mca_queue_cuda_driver_t, stream_wait_value64)},
+            {"cuStreamIsCapturing", offsetof(mca_queue_cuda_driver_t, stream_is_capturing)},
+            {"cuEventCreate", offsetof(mca_queue_cuda_driver_t, event_create)},
+            {"cuEventRecord", offsetof(mca_queue_cuda_driver_t, event_record)},
+            {"cuEventQuery", offsetof(mca_queue_cuda_driver_t, event_query)},
+            {"cuEventDestroy", offsetof(mca_queue_cuda_driver_t, event_destroy)},
+        };
+        for (size_t i = 0; i < sizeof(procs) / sizeof(procs[0]); ++i) {
+            ret = queue_cuda_resolve(getproc, v2, procs[i].symbol,
+                                     (void **) ((char *) &queue_cuda_driver + procs[i].offset));
+            if (OMPI_SUCCESS != ret) {
+                return ret;
+            }
+        }
+    }
 
     res = queue_cuda_driver.init(0);
     if (CUDA_SUCCESS != res) {
-        return queue_cuda_fail("cuInit failed: %s", queue_cuda_error_name(res));
+        return queue_cuda_fail("cuInit failed: %s", mca_queue_cuda_error_name(res));
     }
     res = queue_cuda_driver.driver_get_version(&version);
     if (CUDA_SUCCESS != res || version < QUEUE_CUDA_API_VERSION) {
         return queue_cuda_fail("the CUDA driver is older than 11.7 (%s)",
-                               CUDA_SUCCESS != res ? queue_cuda_error_name(res) : "too old");
+                               CUDA_SUCCESS != res ? mca_queue_cuda_error_name(res) : "too old");
     }
     res = queue_cuda_driver.device_get_count(&count);
     if (CUDA_SUCCESS != res || 0 == count) {
         return queue_cuda_fail("no CUDA device (%s)",
-                               CUDA_SUCCESS != res ? queue_cuda_error_name(res) : "count is 0");
+                               CUDA_SUCCESS != res ? mca_queue_cuda_error_name(res) : "count is 0");
     }
 
     opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_QUEUE_BASE_OUTPUT,

@@ -22,6 +22,7 @@
 #include "ompi/mca/queue/default/queue_default.h"
 
 int mca_queue_default_priority = 10;
+bool mca_queue_default_emulate_stream = false;
 
 static int queue_default_register(void)
 {
@@ -33,6 +34,16 @@ static int queue_default_register(void)
                                            MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3,
                                            MCA_BASE_VAR_SCOPE_READONLY,
                                            &mca_queue_default_priority);
+    mca_queue_default_emulate_stream = false;
+    (void) mca_base_component_var_register(&mca_queue_default_component.queuem_version,
+                                           "emulate_stream",
+                                           "Run default queues on the trigger engine of GPU "
+                                           "queues, with a host thread per queue standing in "
+                                           "for the stream (for testing the engine without a "
+                                           "GPU; slow)",
+                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9,
+                                           MCA_BASE_VAR_SCOPE_READONLY,
+                                           &mca_queue_default_emulate_stream);
     return OMPI_SUCCESS;
 }
 

@@ -31,12 +31,19 @@ static int queue_default_query(mca_queue_base_module_t *module, int type, void *
 static int queue_default_create(ompi_queue_t *queue, void *external)
 {
     (void) external;
+    if (mca_queue_default_emulate_stream) {
+        return mca_queue_default_emulated_create(queue);
+    }
     return ompi_queue_host_create(queue);
 }
 
 static int queue_default_destroy(ompi_queue_t *queue)
 {
-    ompi_queue_host_destroy(queue);
+    if (NULL != ompi_queue_host_ctx(queue)) {
+        mca_queue_default_emulated_destroy(queue);
+    } else {
+        ompi_queue_host_destroy(queue);
+    }
     return OMPI_SUCCESS;
 }
 

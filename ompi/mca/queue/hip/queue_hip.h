@@ -33,7 +33,30 @@ BEGIN_C_DECLS
 typedef struct mca_queue_hip_runtime_t {
     hipError_t (*get_device_count)(int *count);
     const char *(*get_error_name)(hipError_t error);
+    /* queues */
+    hipError_t (*host_malloc)(void **ptr, size_t size, unsigned int flags);
+    hipError_t (*host_free)(void *ptr);
+    hipError_t (*host_get_device_pointer)(void **dptr, void *hptr, unsigned int flags);
+    hipError_t (*stream_write_value64)(hipStream_t stream, void *ptr, uint64_t value,
+                                       unsigned int flags);
+    hipError_t (*stream_wait_value64)(hipStream_t stream, void *ptr, uint64_t value,
+                                      unsigned int flags, uint64_t mask);
+    /** NULL in runtimes without it (capture is then not detected) */
+    hipError_t (*stream_is_capturing)(hipStream_t stream, hipStreamCaptureStatus *status);
+    hipError_t (*event_create_with_flags)(hipEvent_t *event, unsigned int flags);
+    hipError_t (*event_record)(hipEvent_t event, hipStream_t stream);
+    hipError_t (*event_query)(hipEvent_t event);
+    hipError_t (*event_destroy)(hipEvent_t event);
 } mca_queue_hip_runtime_t;
+
+/** A HIP stream queue: the stream and the trigger engine's counters. */
+typedef struct mca_queue_hip_queue_t {
+    const mca_queue_hip_runtime_t *runtime;
+    hipStream_t stream;
+    volatile uint64_t *counters;       /**< pinned, mapped host memory */
+    void *dcounters;                   /**< the same memory, device address */
+    hipEvent_t mark;                   /**< recorded by the fence */
+} mca_queue_hip_queue_t;
 
 typedef struct mca_queue_hip_component_t {
     mca_queue_base_component_t super;

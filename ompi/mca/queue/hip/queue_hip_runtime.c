@@ -10,6 +10,7 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "opal/mca/dl/base/base.h"
@@ -47,6 +48,39 @@ static int queue_hip_load(void)
                  "the HIP runtime in %s lacks hipGetDeviceCount or hipGetErrorName",
                  mca_queue_hip_component.runtime_library);
         return OMPI_ERR_NOT_AVAILABLE;
+    }
+
+    {
+        static const struct {
+            const char *symbol;
+            size_t offset;
+        } procs[] = {
+            {"hipHostMalloc", offsetof(mca_queue_hip_runtime_t, host_malloc)},
+            {"hipHostFree", offsetof(mca_queue_hip_runtime_t, host_free)},
+            {"hipHostGetDevicePointer", offsetof(mca_queue_hip_runtime_t, host_get_device_pointer)},
+            {"hipStreamWriteValue64", offsetof(mca_queue_hip_runtime_t, stream_write_value64)},
+            {"hipStreamWaitValue64", offsetof(mca_queue_hip_runtime_t, stream_wait_value64)},
+            {"hipEventCreateWithFlags", offsetof(mca_queue_hip_runtime_t, event_create_with_flags)},
+            {"hipEventRecord", offsetof(mca_queue_hip_runtime_t, event_record)},
+            {"hipEventQuery", offsetof(mca_queue_hip_runtime_t, event_query)},
+            {"hipEventDestroy", offsetof(mca_queue_hip_runtime_t, event_destroy)},
+        };
+        for (size_t i = 0; i < sizeof(procs) / sizeof(procs[0]); ++i) {
+            if (OPAL_SUCCESS != opal_dl_lookup(queue_hip_runtime_handle, procs[i].symbol,
+                                               (void **) ((char *) &queue_hip_runtime
+                                                          + procs[i].offset),
+                                               &err_msg)) {
+                snprintf(queue_hip_reason, sizeof(queue_hip_reason),
+                         "the HIP runtime in %s lacks %s", mca_queue_hip_component.runtime_library,
+                         procs[i].symbol);
+                return OMPI_ERR_NOT_AVAILABLE;
+            }
+        }
+        if (OPAL_SUCCESS != opal_dl_lookup(queue_hip_runtime_handle, "hipStreamIsCapturing",
+                                           (void **) &queue_hip_runtime.stream_is_capturing,
+                                           &err_msg)) {
+            queue_hip_runtime.stream_is_capturing = NULL;
+        }
     }
 
     err = queue_hip_runtime.get_device_count(&count);

@@ -1,0 +1,282 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * CUDA stream queues (MPIX_QUEUE_TYPE_CUDA_STREAM), on a GPU: stream work
+ * produces each message, an enqueued send ships it, the peer's enqueued
+ * receive is consumed by later stream work, with no host synchronization
+ * between iterations; then statuses, several queues on several streams, an
+ * operation failing on a GPU queue (the stream must not hang), stream
+ * capture (refused), misuse.
+ *
+ * argv[1] is "gpu-cuda" when the runner found a CUDA device; otherwise the
+ * test prints SKIP. The driver API is loaded with dlopen, so the test builds
+ * with mpicc alone. Ranks work in pairs (rank ^ 1), sharing the GPU.
+ */
+
+#include <dlfcn.h>
+#include <stdint.h>
+
+#include "common/qtest.h"
+
+#define N 1024
+#define ITERS 200
+
+typedef int CUresult_t;
+typedef void *CUctx_t;
+typedef void *CUstream_t;
+typedef unsigned long long CUdptr_t;
+
+static struct {
+    CUresult_t (*init)(unsigned);
+    CUresult_t (*device_get)(int *, int);
+    CUresult_t (*primary_ctx_retain)(CUctx_t *, int);
+    CUresult_t (*ctx_set_current)(CUctx_t);
+    CUresult_t (*stream_create)(CUstream_t *, unsigned);
+    CUresult_t (*stream_destroy)(CUstream_t);
+    CUresult_t (*stream_synchronize)(CUstream_t);
+    CUresult_t (*mem_alloc)(CUdptr_t *, size_t);
+    CUresult_t (*mem_free)(CUdptr_t);
+    CUresult_t (*mem_alloc_host)(void **, size_t);
+    CUresult_t (*mem_free_host)(void *);
+    CUresult_t (*memset_d32_async)(CUdptr_t, unsigned, size_t, CUstream_t);
+    CUresult_t (*memcpy_dtoh_async)(void *, CUdptr_t, size_t, CUstream_t);
+    CUresult_t (*memcpy_htod_async)(CUdptr_t, const void *, size_t, CUstream_t);
+    CUresult_t (*stream_begin_capture)(CUstream_t, int);
+    CUresult_t (*stream_end_capture)(CUstream_t, void **);
+    CUresult_t (*graph_destroy)(void *);
+} cu;
+
+static int load_driver(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW);
+    struct {
+        const char *name;
+        void **fn;
+    } syms[] = {
+        {"cuInit", (void **) &cu.init},
+        {"cuDeviceGet", (void **) &cu.device_get},
+        {"cuDevicePrimaryCtxRetain", (void **) &cu.primary_ctx_retain},
+        {"cuCtxSetCurrent", (void **) &cu.ctx_set_current},
+        {"cuStreamCreate", (void **) &cu.stream_create},
+        {"cuStreamDestroy_v2", (void **) &cu.stream_destroy},
+        {"cuStreamSynchronize", (void **) &cu.stream_synchronize},
+        {"cuMemAlloc_v2", (void **) &cu.mem_alloc},
+        {"cuMemFree_v2", (void **) &cu.mem_free},
+        {"cuMemAllocHost_v2", (void **) &cu.mem_alloc_host},
+        {"cuMemFreeHost", (void **) &cu.mem_free_host},
+        {"cuMemsetD32Async", (void **) &cu.memset_d32_async},
+        {"cuMemcpyDtoHAsync_v2", (void **) &cu.memcpy_dtoh_async},
+        {"cuMemcpyHtoDAsync_v2", (void **) &cu.memcpy_htod_async},
+        {"cuStreamBeginCapture_v2", (void **) &cu.stream_begin_capture},
+        {"cuStreamEndCapture", (void **) &cu.stream_end_capture},
+        {"cuGraphDestroy", (void **) &cu.graph_destroy},
+    };
+    CUctx_t ctx;
+    int dev;
+
+    if (NULL == h) {
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); ++i) {
+        if (NULL == (*syms[i].fn = dlsym(h, syms[i].name))) {
+            fprintf(stderr, "[rank %d] no %s in the driver\n", qt_rank, syms[i].name);
+            return -1;
+        }
+    }
+    if (0 != cu.init(0) || 0 != cu.device_get(&dev, 0) || 0 != cu.primary_ctx_retain(&ctx, dev)
+        || 0 != cu.ctx_set_current(ctx)) {
+        return -1;
+    }
+    return 0;
+}
+
+#define CU_OK(call) QT_CHECK(0 == (call), "%s failed", #call)
+
+/* Stream work makes the message, the queue moves it, stream work takes it:
+ * values must arrive in order with no host synchronization in the loop. */
+static void check_pipeline(int peer)
+{
+    CUstream_t stream;
+    CUdptr_t dsend, drecv;
+    uint32_t *hsend, *hrecv, *hcheck;
+    MPI_Request reqs[2];
+    MPI_Status sts[2];
+    MPI_Queue q = MPI_QUEUE_NULL;
+    int bad = 0;
+
+    QT_STEP("pipeline: set-up");
+    CU_OK(cu.stream_create(&stream, 0));
+    CU_OK(cu.mem_alloc(&dsend, N * sizeof(uint32_t)));
+    CU_OK(cu.mem_alloc(&drecv, N * sizeof(uint32_t)));
+    CU_OK(cu.mem_alloc_host((void **) &hsend, N * sizeof(uint32_t)));
+    CU_OK(cu.mem_alloc_host((void **) &hrecv, N * sizeof(uint32_t)));
+    CU_OK(cu.mem_alloc_host((void **) &hcheck, (size_t) ITERS * N * sizeof(uint32_t)));
+    QT_OK(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &stream));
+    QT_OK(MPI_Send_init(hsend, N, MPI_UINT32_T, peer, 7, MPI_COMM_WORLD, &reqs[0]));
+    QT_OK(MPI_Recv_init(hrecv, N, MPI_UINT32_T, peer, 7, MPI_COMM_WORLD, &reqs[1]));
+    QT_OK(MPI_Matchall(2, reqs));
+
+    QT_STEP("pipeline: iterations");
+    for (int i = 0; i < ITERS; ++i) {
+        CU_OK(cu.memset_d32_async(dsend, (unsigned) (1000 * i + qt_rank), N, stream));
+        CU_OK(cu.memcpy_dtoh_async(hsend, dsend, N * sizeof(uint32_t), stream));
+        QT_OK(MPI_Enqueue_startall(&q, 2, reqs));
+        QT_OK(MPI_Enqueue_waitall(&q, 2, reqs, sts));
+        CU_OK(cu.memcpy_htod_async(drecv, hrecv, N * sizeof(uint32_t), stream));
+        CU_OK(cu.memcpy_dtoh_async(hcheck + (size_t) i * N, drecv, N * sizeof(uint32_t),
+                                   stream));
+    }
+    QT_STEP("pipeline: fence");
+    QT_OK(MPI_Queue_fence(&q));
+    CU_OK(cu.stream_synchronize(stream));
+    for (int i = 0; i < ITERS; ++i) {
+        for (int j = 0; j < N; ++j) {
+            bad += (hcheck[(size_t) i * N + j] != (uint32_t) (1000 * i + peer));
+        }
+    }
+    QT_CHECK(0 == bad, "%d values wrong", bad);
+    QT_CHECK(peer == sts[1].MPI_SOURCE && 7 == sts[1].MPI_TAG, "status src %d tag %d",
+             sts[1].MPI_SOURCE, sts[1].MPI_TAG);
+
+    QT_STEP("pipeline: clean-up");
+    MPI_Request_free(&reqs[0]);
+    MPI_Request_free(&reqs[1]);
+    QT_OK(MPI_Queue_free(&q));
+    cu.mem_free_host(hcheck);
+    cu.mem_free_host(hrecv);
+    cu.mem_free_host(hsend);
+    cu.mem_free(drecv);
+    cu.mem_free(dsend);
+    cu.stream_destroy(stream);
+}
+
+/* Two queues on two streams: one stalled on a receive whose send comes
+ * last must not keep the other from finishing. */
+static void check_two_streams(int rank, int peer)
+{
+    CUstream_t s[2];
+    MPI_Queue q[2];
+    MPI_Request r[2][2];
+    int out[2] = {rank, rank + 10}, in[2] = {-1, -1};
+
+    QT_STEP("two streams");
+    for (int k = 0; k < 2; ++k) {
+        CU_OK(cu.stream_create(&s[k], 0));
+        QT_OK(MPI_Queue_init(&q[k], MPIX_QUEUE_TYPE_CUDA_STREAM, &s[k]));
+        QT_OK(MPI_Send_init(&out[k], 1, MPI_INT, peer, 20 + k, MPI_COMM_WORLD, &r[k][0]));
+        QT_OK(MPI_Recv_init(&in[k], 1, MPI_INT, peer, 20 + k, MPI_COMM_WORLD, &r[k][1]));
+        QT_OK(MPI_Matchall(2, r[k]));
+    }
+    /* queue 0 waits for its receive first; queue 1 runs a whole exchange */
+    QT_OK(MPI_Enqueue_start(&q[0], &r[0][1]));
+    QT_OK(MPI_Enqueue_wait(&q[0], &r[0][1], MPI_STATUS_IGNORE));
+    QT_OK(MPI_Enqueue_startall(&q[1], 2, r[1]));
+    QT_OK(MPI_Enqueue_waitall(&q[1], 2, r[1], MPI_STATUSES_IGNORE));
+    QT_OK(MPI_Queue_fence(&q[1]));
+    QT_CHECK(peer + 10 == in[1], "queue 1 received %d", in[1]);
+    /* now the send queue 0 is waiting for */
+    QT_OK(MPI_Enqueue_start(&q[0], &r[0][0]));
+    QT_OK(MPI_Enqueue_wait(&q[0], &r[0][0], MPI_STATUS_IGNORE));
+    QT_OK(MPI_Queue_fence(&q[0]));
+    QT_CHECK(peer == in[0], "queue 0 received %d", in[0]);
+    for (int k = 0; k < 2; ++k) {
+        MPI_Request_free(&r[k][0]);
+        MPI_Request_free(&r[k][1]);
+        QT_OK(MPI_Queue_free(&q[k]));
+        CU_OK(cu.stream_synchronize(s[k]));
+        cu.stream_destroy(s[k]);
+    }
+}
+
+/* A receive that fails (truncation): the error reaches the fence, and the
+ * stream is not left waiting for a completion that never comes. */
+static void check_error(int peer)
+{
+    CUstream_t stream;
+    MPI_Queue q;
+    MPI_Request r[2];
+    MPI_Status sts[2];
+    int out[2] = {1, 2}, in = 0;
+
+    QT_STEP("failing operation");
+    CU_OK(cu.stream_create(&stream, 0));
+    QT_OK(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &stream));
+    QT_OK(MPI_Send_init(out, 2, MPI_INT, peer, 30, MPI_COMM_WORLD, &r[0]));
+    QT_OK(MPI_Recv_init(&in, 1, MPI_INT, peer, 30, MPI_COMM_WORLD, &r[1]));
+    QT_OK(MPI_Matchall(2, r));
+    QT_OK(MPI_Enqueue_startall(&q, 2, r));
+    QT_OK(MPI_Enqueue_waitall(&q, 2, r, sts));
+    QT_CHECK_RC(MPI_Queue_fence(&q), MPI_ERR_TRUNCATE);
+    QT_STEP("failing operation: the stream goes on");
+    CU_OK(cu.stream_synchronize(stream));
+    MPI_Request_free(&r[0]);
+    MPI_Request_free(&r[1]);
+    QT_OK(MPI_Queue_free(&q));
+    cu.stream_destroy(stream);
+}
+
+/* Counter values would be frozen into a captured graph: refused. */
+static void check_capture(int peer)
+{
+    CUstream_t stream;
+    MPI_Queue q;
+    MPI_Request r;
+    void *graph = NULL;
+    int v = 0;
+
+    QT_STEP("stream capture is refused");
+    CU_OK(cu.stream_create(&stream, 0));
+    QT_OK(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &stream));
+    QT_OK(MPI_Send_init(&v, 1, MPI_INT, peer, 40, MPI_COMM_WORLD, &r));
+    QT_OK(MPI_Match(&r));
+    CU_OK(cu.stream_begin_capture(stream, 2 /* relaxed */));
+    QT_CHECK_RC(MPI_Enqueue_start(&q, &r), MPI_ERR_UNSUPPORTED_OPERATION);
+    CU_OK(cu.stream_end_capture(stream, &graph));
+    if (NULL != graph) {
+        cu.graph_destroy(graph);
+    }
+    /* refused without side effects: the request can be used normally */
+    QT_OK(MPI_Start(&r));
+    QT_OK(MPI_Recv(&v, 1, MPI_INT, peer, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    QT_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    MPI_Request_free(&r);
+    QT_OK(MPI_Queue_free(&q));
+    cu.stream_destroy(stream);
+}
+
+int main(int argc, char **argv)
+{
+    int provided, rank, size;
+
+    if (argc < 2 || 0 != strcmp(argv[1], "gpu-cuda")) {
+        /* print before MPI_Init: nothing here needs MPI */
+        if (NULL == getenv("OMPI_COMM_WORLD_RANK") || 0 == atoi(getenv("OMPI_COMM_WORLD_RANK"))) {
+            printf("SKIP: no CUDA device on this machine\n");
+        }
+        return 0;
+    }
+    qt_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    QT_CHECK(MPI_THREAD_MULTIPLE == provided && 0 == size % 2, "needs MPI_THREAD_MULTIPLE and "
+             "an even number of ranks");
+    QT_CHECK(0 == load_driver(), "cannot load the CUDA driver");
+    if (0 == qt_failures) {
+        MPI_Queue q;
+        QT_STEP("misuse");
+        QT_CHECK_RC(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, NULL), MPI_ERR_ARG);
+        check_pipeline(rank ^ 1);
+        check_two_streams(rank, rank ^ 1);
+        check_error(rank ^ 1);
+        check_capture(rank ^ 1);
+    }
+    return qt_finalize();
+}
