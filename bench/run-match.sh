@@ -12,19 +12,10 @@
 # Usage: bench/run-match.sh
 
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
-mkdir -p "$OMPI_QUEUE_ROOT/bench/bin"
-exe=$OMPI_QUEUE_ROOT/bench/bin/match_pingpong
-"$PREFIX/bin/mpicc" -O2 -o "$exe" "$OMPI_QUEUE_ROOT/bench/match_pingpong.c"
-[ "$(id -u)" = "0" ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_build match_pingpong
 
 echo "8-byte ping-pong, half round trip, best of 7 interleaved rounds of 20000"
 for tr in ob1 ucx; do
-    if [ "$tr" = ob1 ]; then
-        args="--mca pml ob1 --mca btl self,sm"
-    else
-        args="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
-    fi
-    # shellcheck disable=SC2086
-    printf '%-4s %s\n' "$tr" "$(timeout 300 "$PREFIX/bin/mpirun" -n 2 $args "$exe")"
+    printf '%-4s %s\n' "$tr" "$(bench_run2 "$tr" match_pingpong)"
 done

@@ -12,17 +12,10 @@
 # Usage: bench/run-progress.sh [REPEATS]
 
 set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 repeats=${1:-3}
-mkdir -p "$OMPI_QUEUE_ROOT/bench/bin"
-exe=$OMPI_QUEUE_ROOT/bench/bin/progress
-"$PREFIX/bin/mpicc" -O2 -o "$exe" "$OMPI_QUEUE_ROOT/bench/progress.c"
-[ "$(id -u)" = "0" ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+bench_build progress
 
-declare -A TRANSPORT=(
-    [ob1]="--mca pml ob1 --mca btl self,sm"
-    [ucx]="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
-)
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
 
 printf '%-4s %-10s %12s %12s %14s\n' pml progress send_ms overlap_pct latency_us
@@ -30,9 +23,7 @@ for tr in ob1 ucx; do
     declare -A best_send=() best_lat=() best_ovl=()
     for ((i = 0; i < repeats; i++)); do
         for mode in 0 1; do
-            # shellcheck disable=SC2086
-            out=$(timeout 120 "$PREFIX/bin/mpirun" -n 2 ${TRANSPORT[$tr]} \
-                  --mca mpi_async_progress $mode "$exe")
+            out=$(bench_run2 "$tr" progress --mca mpi_async_progress "$mode")
             s=$(field send_ms <<< "$out"); l=$(field latency_us <<< "$out"); o=$(field overlap_pct <<< "$out")
             if [ -z "${best_send[$mode]:-}" ] || awk "BEGIN{exit !($s < ${best_send[$mode]})}"; then
                 best_send[$mode]=$s; best_ovl[$mode]=$o

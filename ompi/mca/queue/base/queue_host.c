@@ -526,12 +526,7 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
     } else {
         entry = queue_fifo_push(host, QUEUE_ENTRY_START, count, requests, NULL);
         if (NULL == entry) {
-            for (int i = 0; i < count; ++i) {
-                mca_match_request_t *mr = queue_matched(requests[i]);
-                if (NULL != mr && 0 == --mr->mr_queue_starts) {
-                    mr->mr_queue = NULL;
-                }
-            }
+            queue_unown(count, requests, false);
             ret = OMPI_ERR_OUT_OF_RESOURCE;
         } else {
             /* the head may have become runnable since progress last ran:
@@ -562,12 +557,7 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
     } else {
         entry = queue_fifo_push(host, QUEUE_ENTRY_WAIT, count, requests, statuses);
         if (NULL == entry) {
-            for (int i = 0; i < count; ++i) {
-                mca_match_request_t *mr = queue_matched(requests[i]);
-                if (NULL != mr) {
-                    mr->mr_queue_waits--;
-                }
-            }
+            queue_unown(count, requests, true);
             ret = OMPI_ERR_OUT_OF_RESOURCE;
         } else {
             queue_mark_busy(host, true);

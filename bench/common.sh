@@ -1,0 +1,33 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# Sourced by the bench/run-*.sh scripts: the installed fork, the transports
+# every benchmark compares, and building a benchmark.
+
+source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
+mkdir -p "$OMPI_QUEUE_ROOT/bench/bin"
+[ "$(id -u)" = "0" ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+declare -A TRANSPORT=(
+    [ob1]="--mca pml ob1 --mca btl self,sm"
+    [ucx]="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
+)
+
+# bench_build NAME: bench/NAME.c -> bench/bin/NAME
+bench_build() {
+    "$PREFIX/bin/mpicc" -O2 -o "$OMPI_QUEUE_ROOT/bench/bin/$1" "$OMPI_QUEUE_ROOT/bench/$1.c"
+}
+
+# bench_run2 TRANSPORT NAME [mpirun options]: run bench/bin/NAME on 2 ranks
+bench_run2() {
+    local tr=$1 name=$2
+    shift 2
+    # shellcheck disable=SC2086
+    timeout 300 "$PREFIX/bin/mpirun" -n 2 ${TRANSPORT[$tr]} "$@" "$OMPI_QUEUE_ROOT/bench/bin/$name"
+}
