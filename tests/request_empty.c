@@ -54,7 +54,8 @@ static void check_handle(void)
     QT_CHECK(MPI_REQUEST_EMPTY != MPI_REQUEST_NULL, "MPI_REQUEST_EMPTY equals MPI_REQUEST_NULL");
     f = MPI_Request_c2f(MPI_REQUEST_EMPTY);
     QT_CHECK(f != MPI_Request_c2f(MPI_REQUEST_NULL), "same Fortran handle as MPI_REQUEST_NULL");
-    QT_CHECK(MPI_Request_f2c(f) == MPI_REQUEST_EMPTY, "f2c(c2f(MPI_REQUEST_EMPTY)) is another handle");
+    QT_CHECK(MPI_Request_f2c(f) == MPI_REQUEST_EMPTY,
+             "f2c(c2f(MPI_REQUEST_EMPTY)) is another handle");
 
     /* The MPI_PROC_NULL receive object is a different one: its status says
      * MPI_PROC_NULL. */

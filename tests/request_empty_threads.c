@@ -46,7 +46,8 @@ static void *work(void *arg)
         n = 0;
         for (i = 0; i < BATCH; i++) {
             recvv[i] = -1;
-            if (MPI_SUCCESS != MPI_Irecv(&recvv[i], 1, MPI_INT, w->peer, w->id, w->comm, &reqs[n])) {
+            if (MPI_SUCCESS
+                != MPI_Irecv(&recvv[i], 1, MPI_INT, w->peer, w->id, w->comm, &reqs[n])) {
                 w->failures++;
                 return NULL;
             }
@@ -62,7 +63,8 @@ static void *work(void *arg)
         }
         for (i = 0; i < BATCH; i++) {
             sendv[i] = next++;
-            if (MPI_SUCCESS != MPI_Isend(&sendv[i], 1, MPI_INT, w->peer, w->id, w->comm, &reqs[n])) {
+            if (MPI_SUCCESS
+                != MPI_Isend(&sendv[i], 1, MPI_INT, w->peer, w->id, w->comm, &reqs[n])) {
                 w->failures++;
                 return NULL;
             }

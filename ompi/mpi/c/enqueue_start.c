@@ -52,7 +52,8 @@ int MPI_Enqueue_start(MPI_Queue *queue, MPI_Request *request)
     ret = (*queue)->q_module->queue_enqueue_start(*queue, 1, request);
     if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
         return mca_match_base_error(*request, ompi_errcode_get_mpi_code(ret), FUNC_NAME,
-                                    ompi_queue_enqueue_failure(ret, "the start could not be enqueued"));
+                                    ompi_queue_enqueue_failure(ret,
+                                                               "the start could not be enqueued"));
     }
     return MPI_SUCCESS;
 }

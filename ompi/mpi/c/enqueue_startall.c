@@ -59,7 +59,8 @@ int MPI_Enqueue_startall(MPI_Queue *queue, int count, MPI_Request array_of_reque
     if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
         return mca_match_base_error(array_of_requests[0], ompi_errcode_get_mpi_code(ret),
                                     FUNC_NAME,
-                                    ompi_queue_enqueue_failure(ret, "the starts could not be enqueued"));
+                                    ompi_queue_enqueue_failure(ret,
+                                                               "the starts could not be enqueued"));
     }
     return MPI_SUCCESS;
 }

@@ -53,7 +53,8 @@ int MPI_Enqueue_wait(MPI_Queue *queue, MPI_Request *request, MPI_Status *status)
                                                  MPI_STATUS_IGNORE == status ? NULL : status);
     if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
         return mca_match_base_error(*request, ompi_errcode_get_mpi_code(ret), FUNC_NAME,
-                                    ompi_queue_enqueue_failure(ret, "the wait could not be enqueued"));
+                                    ompi_queue_enqueue_failure(ret,
+                                                               "the wait could not be enqueued"));
     }
     return MPI_SUCCESS;
 }

@@ -103,22 +103,17 @@ static int queue_cuda_load(void)
         }
     }
 
-    if (OMPI_SUCCESS != (ret = queue_cuda_resolve(getproc, v2, "cuGetErrorName",
-                                                  (void **) &queue_cuda_driver.get_error_name))
-        || OMPI_SUCCESS != (ret = queue_cuda_resolve(getproc, v2, "cuInit",
-                                                     (void **) &queue_cuda_driver.init))
-        || OMPI_SUCCESS != (ret = queue_cuda_resolve(getproc, v2, "cuDriverGetVersion",
-                                                     (void **) &queue_cuda_driver.driver_get_version))
-        || OMPI_SUCCESS != (ret = queue_cuda_resolve(getproc, v2, "cuDeviceGetCount",
-                                                     (void **) &queue_cuda_driver.device_get_count))) {
-        return ret;
-    }
     {
-        /* what queues use; resolved now so that a queue never fails half-way */
+        /* resolved at once, so that a queue never fails half-way; error
+         * names first, for the messages of what follows */
         static const struct {
             const char *symbol;
             size_t offset;
         } procs[] = {
+            {"cuGetErrorName", offsetof(mca_queue_cuda_driver_t, get_error_name)},
+            {"cuInit", offsetof(mca_queue_cuda_driver_t, init)},
+            {"cuDriverGetVersion", offsetof(mca_queue_cuda_driver_t, driver_get_version)},
+            {"cuDeviceGetCount", offsetof(mca_queue_cuda_driver_t, device_get_count)},
             {"cuStreamGetCtx", offsetof(mca_queue_cuda_driver_t, stream_get_ctx)},
             {"cuCtxGetCurrent", offsetof(mca_queue_cuda_driver_t, ctx_get_current)},
             {"cuCtxPushCurrent", offsetof(mca_queue_cuda_driver_t, ctx_push_current)},
