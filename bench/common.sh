@@ -19,9 +19,13 @@ declare -A TRANSPORT=(
     [ucx]="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
 )
 
-# bench_build NAME: bench/NAME.c -> bench/bin/NAME
+# bench_build NAME: bench/NAME.c -> bench/bin/NAME, unless up to date (a
+# machine without a compiler can run binaries built elsewhere)
 bench_build() {
-    "$PREFIX/bin/mpicc" -O2 -o "$OMPI_QUEUE_ROOT/bench/bin/$1" "$OMPI_QUEUE_ROOT/bench/$1.c"
+    local src=$OMPI_QUEUE_ROOT/bench/$1.c exe=$OMPI_QUEUE_ROOT/bench/bin/$1
+    if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ]; then
+        "$PREFIX/bin/mpicc" -O2 -o "$exe" "$src"
+    fi
 }
 
 # bench_run2 TRANSPORT NAME [mpirun options]: run bench/bin/NAME on 2 ranks
