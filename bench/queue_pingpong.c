@@ -13,8 +13,10 @@
  *   (a) MPI_Start / MPI_Wait
  *   (b) every iteration enqueued on a default queue, one fence at the end
  *   (c) enqueued, with a fence each iteration
- * interleaved round by round; prints the best half round trip of each and
- * the ratios to (a).
+ * interleaved round by round; prints the best half round trip of each, the
+ * ratios of the bests to (a), and the median over rounds of each round's
+ * ratio to (a) (steadier on a shared machine, where a whole round can be
+ * slowed).
  */
 
 #include <stdio.h>
@@ -23,7 +25,20 @@
 #include <mpi.h>
 
 #define ITERS 20000
-#define ROUNDS 7
+#define ROUNDS 15
+
+/* median of n values (sorts them) */
+static double median(double *v, int n)
+{
+    for (int i = 1; i < n; ++i) {
+        for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    }
+    return v[n / 2];
+}
 
 static double now(void)
 {
@@ -65,7 +80,7 @@ static double run(int mode, MPI_Request *send, MPI_Request *recv, MPI_Queue *q, 
 int main(int argc, char **argv)
 {
     char sbuf[8] = {0}, rbuf[8];
-    double best[3] = {1e9, 1e9, 1e9};
+    double best[3] = {1e9, 1e9, 1e9}, ratio_b[ROUNDS], ratio_c[ROUNDS];
     MPI_Request reqs[2];
     MPI_Queue q;
     int rank, peer;
@@ -79,10 +94,13 @@ int main(int argc, char **argv)
         MPI_Recv_init(rbuf, 8, MPI_CHAR, peer, 1, MPI_COMM_WORLD, &reqs[1]);
         MPI_Matchall(2, reqs);
         for (int r = 0; r < ROUNDS; ++r) {
+            double t[3];
             for (int m = 0; m < 3; ++m) {
-                double t = run(m, &reqs[0], &reqs[1], &q, rank);
-                best[m] = t < best[m] ? t : best[m];
+                t[m] = run(m, &reqs[0], &reqs[1], &q, rank);
+                best[m] = t[m] < best[m] ? t[m] : best[m];
             }
+            ratio_b[r] = t[1] / t[0];
+            ratio_c[r] = t[2] / t[0];
         }
         MPI_Request_free(&reqs[0]);
         MPI_Request_free(&reqs[1]);
@@ -90,8 +108,9 @@ int main(int argc, char **argv)
     }
     if (0 == rank) {
         printf("a_start_wait_us=%.3f b_enqueue_one_fence_us=%.3f c_enqueue_fence_each_us=%.3f "
-               "ratio_b=%.3f ratio_c=%.3f\n",
-               best[0] * 1e6, best[1] * 1e6, best[2] * 1e6, best[1] / best[0], best[2] / best[0]);
+               "ratio_b=%.3f ratio_c=%.3f median_ratio_b=%.3f median_ratio_c=%.3f\n",
+               best[0] * 1e6, best[1] * 1e6, best[2] * 1e6, best[1] / best[0], best[2] / best[0],
+               median(ratio_b, ROUNDS), median(ratio_c, ROUNDS));
     }
     MPI_Finalize();
     return 0;

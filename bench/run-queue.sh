@@ -17,7 +17,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 bench_build queue_pingpong
 bench_build queue_ring
 
-echo "8-byte ping-pong on matched requests, half round trip, best of 7 interleaved rounds;"
+echo "8-byte ping-pong on matched requests, half round trip, best of 15 interleaved rounds,"
+echo "and the median of the per-round ratios;"
 echo "ring of 2 ranks, 1024 doubles each way, time per iteration, best of 5 interleaved rounds"
 for tr in ob1 ucx; do
     for b in queue_pingpong queue_ring; do

@@ -11,9 +11,10 @@
 /*
  * Enqueued starts and waits on the default queue type: the ring of the
  * chapter's Example 13.1 with restarts and statuses, the ordering rule (a
- * start waits for earlier waits), fence, persistent collectives and
- * partitioned requests on a queue, a stalled queue beside a working one,
- * 100 live queues, an operation failing inside a queue, and every misuse.
+ * start waits for earlier waits), progress inside MPI_Enqueue_wait, fence,
+ * persistent collectives and partitioned requests on a queue, a stalled
+ * queue beside a working one, 100 live queues, an operation failing inside
+ * a queue, and every misuse.
  */
 
 #include "common/qtest.h"
@@ -138,6 +139,74 @@ static void start_waits_for_earlier_wait(void)
         MPI_Request_free(&r_back);
     }
     MPI_Queue_free(&q);
+}
+
+/* Each MPI_Enqueue_wait makes one progress pass: the message that arrived
+ * while rank 0 made no MPI call completes the first wait during the later
+ * enqueue calls, before any fence.  A pass is not bound to finish a
+ * receive, so rank 0 gives it QT_POLLS enqueued waits. */
+#define QT_POLLS 8
+static void enqueued_wait_progresses(void)
+{
+    int data[QT_POLLS + 1], one = 1, i;
+    MPI_Request req[QT_POLLS + 1];
+    MPI_Status st[QT_POLLS + 1];
+    MPI_Queue q;
+
+    QT_STEP("an enqueued wait makes progress (completion processing begins in the call)");
+    if (emulated) {
+        return; /* a stream-ordered queue progresses by its context instead */
+    }
+    if (rank > 1) {
+        MPI_Barrier(MPI_COMM_WORLD);    /* the pair's barrier below */
+        return;
+    }
+    for (i = 0; i <= QT_POLLS; ++i) {
+        data[i] = -1;
+        st[i].MPI_TAG = -1;
+        if (1 == rank) {
+            MPI_Send_init(&one, 1, MPI_INT, 0, 5 + i, MPI_COMM_WORLD, &req[i]);
+        } else {
+            MPI_Recv_init(&data[i], 1, MPI_INT, 1, 5 + i, MPI_COMM_WORLD, &req[i]);
+        }
+    }
+    QT_OK(MPI_Matchall(QT_POLLS + 1, req));
+    if (1 == rank) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        usleep(100000);
+        /* eager: they complete without rank 0 taking part */
+        QT_OK(MPI_Startall(QT_POLLS + 1, req));
+        QT_OK(MPI_Waitall(QT_POLLS + 1, req, MPI_STATUSES_IGNORE));
+    } else {
+        MPI_Queue_init(&q, MPI_QUEUE_TYPE_DEFAULT, NULL);
+        MPI_Barrier(MPI_COMM_WORLD);
+        QT_OK(MPI_Enqueue_start(&q, &req[0]));
+        QT_OK(MPI_Enqueue_wait(&q, &req[0], &st[0]));
+        /* no MPI call while the messages arrive: only the enqueue calls
+         * below can receive them (each later start waits for the first
+         * wait, so it cannot receive by itself) */
+        usleep(500000);
+        for (i = 1; i <= QT_POLLS && -1 == st[0].MPI_TAG; ++i) {
+            QT_OK(MPI_Enqueue_start(&q, &req[i]));
+            QT_OK(MPI_Enqueue_wait(&q, &req[i], &st[i]));
+        }
+        QT_CHECK(5 == st[0].MPI_TAG && 1 == data[0],
+                 "the first wait had not completed after %d more enqueued waits "
+                 "(tag %d, value %d)", i - 1, st[0].MPI_TAG, data[0]);
+        for (; i <= QT_POLLS; ++i) {
+            QT_OK(MPI_Enqueue_start(&q, &req[i]));
+            QT_OK(MPI_Enqueue_wait(&q, &req[i], &st[i]));
+        }
+        QT_OK(MPI_Queue_fence(&q));
+        for (i = 1; i <= QT_POLLS; ++i) {
+            QT_CHECK(5 + i == st[i].MPI_TAG && 1 == data[i],
+                     "after the fence, wait %d: tag %d, value %d", i, st[i].MPI_TAG, data[i]);
+        }
+        MPI_Queue_free(&q);
+    }
+    for (i = 0; i <= QT_POLLS; ++i) {
+        MPI_Request_free(&req[i]);
+    }
 }
 
 static void collectives_and_partitioned(void)
@@ -471,6 +540,8 @@ int main(int argc, char **argv)
     restarts_without_fence();
     MPI_Barrier(MPI_COMM_WORLD);
     start_waits_for_earlier_wait();
+    MPI_Barrier(MPI_COMM_WORLD);
+    enqueued_wait_progresses();
     MPI_Barrier(MPI_COMM_WORLD);
     collectives_and_partitioned();
     MPI_Barrier(MPI_COMM_WORLD);

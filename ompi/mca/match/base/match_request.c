@@ -23,6 +23,7 @@
 #include "ompi/mca/coll/coll.h"
 #include "ompi/mca/match/base/base.h"
 #include "ompi/mca/match/base/match_request.h"
+#include "ompi/mca/queue/base/queue_host.h"
 
 /*
  * Matched requests
@@ -77,6 +78,8 @@ static int match_inner_complete(ompi_request_t *inner)
 {
     mca_match_request_t *req = (mca_match_request_t *) inner->req_complete_cb_data;
     ompi_status_public_t *status = &req->super.req_status;
+    /* read before the completion: from then on the queue may release it */
+    struct ompi_queue_t *queue = req->mr_queue;
 
     status->MPI_SOURCE = (MCA_MATCH_KIND_SEND == req->mr_kind) ? req->mr_desc.comm->c_my_rank
                                                                : req->mr_peer;
@@ -86,7 +89,10 @@ static int match_inner_complete(ompi_request_t *inner)
     status->_ucount = inner->req_status._ucount;
     inner->req_state = OMPI_REQUEST_INACTIVE;
     ompi_request_complete(&req->super, true);
-    if (req->mr_free_called) {
+    if (NULL != queue) {
+        /* a queue owns it (and so it cannot have been freed) */
+        ompi_queue_host_request_completed(queue);
+    } else if (req->mr_free_called) {
         mca_match_base_release_later(&req->super);
     }
     return 1;

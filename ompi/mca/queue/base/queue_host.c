@@ -57,6 +57,7 @@ typedef struct {
     opal_mutex_t lock;      /**< the owning thread vs progress from other threads */
     int error;              /**< first MPI error class since the last fence */
     volatile bool stuck;    /**< the head cannot run: an earlier operation failed */
+    bool advancing;         /**< inside queue_advance (the lock is a no-op without threads) */
     bool busy;              /**< counted in queue_host_busy_count */
     int live_index;         /**< in queue_host_live */
     /* triggered queues only (ops != NULL) */
@@ -87,6 +88,14 @@ static int queue_host_live_count = 0;
 static bool queue_host_ready = false;
 
 static int queue_host_progress(void);
+
+/* The queue this thread is blocked on (MPI_Queue_fence) or polls for
+ * (MPI_Enqueue_wait): when one of its requests completes in this thread, the
+ * completion callback advances the queue at once, so the next start leaves
+ * without unwinding the transport's progress and without waiting for the
+ * queue's progress callback.  Only this thread's own queue is advanced that
+ * way, which is what makes it safe: the queue cannot be freed meanwhile. */
+static opal_thread_local ompi_queue_t *queue_host_driven = NULL;
 
 int ompi_queue_host_init(void)
 {
@@ -301,6 +310,7 @@ static int queue_advance(queue_host_t *host)
     queue_entry_t *entry;
     int events = 0;
 
+    host->advancing = true;
     while (!queue_fifo_empty(host)) {
         entry = queue_fifo_head(host);
         if (QUEUE_ENTRY_START == entry->kind) {
@@ -344,7 +354,46 @@ static int queue_advance(queue_host_t *host)
     if (queue_fifo_empty(host)) {
         queue_mark_busy(host, false);
     }
+    host->advancing = false;
     return events;
+}
+
+/* A start waits behind the head: advancing from the completion callback
+ * initiates it sooner.  Otherwise the progress callback retires the head
+ * just as soon (measured: chaining a lone wait slowed ob1's fence by 8%). */
+static inline bool queue_start_follows(queue_host_t *host)
+{
+    return host->tail - host->head >= 2
+           && QUEUE_ENTRY_START == host->ring[(host->head + 1) & (host->cap - 1)].kind;
+}
+
+void ompi_queue_host_request_completed(ompi_queue_t *queue)
+{
+    queue_host_t *host;
+
+    if (queue != queue_host_driven) {
+        return;
+    }
+    host = (queue_host_t *) queue->q_module_data;
+    /* fails when this thread is already advancing the queue (with threads),
+     * or another thread is (it will see the completion) */
+    if (0 != OPAL_THREAD_TRYLOCK(&host->lock)) {
+        return;
+    }
+    if (!host->advancing && queue_start_follows(host)) {
+        (void) queue_advance(host);
+    }
+    OPAL_THREAD_UNLOCK(&host->lock);
+}
+
+/* progress on behalf of one queue, with its completions advancing it */
+static void queue_host_drive(ompi_queue_t *queue)
+{
+    ompi_queue_t *outer = queue_host_driven;
+
+    queue_host_driven = queue;
+    opal_progress();
+    queue_host_driven = outer;
 }
 
 static int queue_host_progress(void)
@@ -397,6 +446,7 @@ int ompi_queue_host_create_triggered(ompi_queue_t *queue, const ompi_queue_trigg
     OBJ_CONSTRUCT(&host->lock, opal_mutex_t);
     host->error = MPI_SUCCESS;
     host->stuck = false;
+    host->advancing = false;
     host->busy = false;
     OPAL_THREAD_LOCK(&queue_host_live_lock);
     if (queue_host_live_count == queue_host_live_size) {
@@ -545,7 +595,7 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
     queue_host_t *host = (queue_host_t *) queue->q_module_data;
     queue_entry_t *entry;
     int ret = OMPI_SUCCESS;
-    bool was_empty;
+    bool was_empty, poll = false;
 
     OPAL_THREAD_LOCK(&host->lock);
     queue_own(queue, count, requests, true);
@@ -565,9 +615,17 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
                 /* alone, it is incomplete: only earlier entries can move */
                 (void) queue_advance(host);
             }
+            poll = true;
         }
     }
     OPAL_THREAD_UNLOCK(&host->lock);
+    if (poll) {
+        /* the chapter: an enqueued wait "immediately begins completion
+         * processing" without blocking, as MPI_Test would.  One progress
+         * pass also lets the queue run while the program is still
+         * enqueuing, instead of only once it reaches the fence. */
+        queue_host_drive(queue);
+    }
     return ret;
 }
 
@@ -580,12 +638,16 @@ int ompi_queue_host_fence(ompi_queue_t *queue)
     OPAL_THREAD_LOCK(&host->lock);
     (void) queue_advance(host);
     if (!queue_fifo_empty(host) && !host->stuck) {
-        /* the progress callback advances the queue: spin on progress alone,
-         * as MPI_Wait does, so completion is seen as soon as it happens */
+        /* the progress callback, and the completion of this queue's requests
+         * in this thread, advance the queue: spin on progress alone, as
+         * MPI_Wait does, so completion is seen as soon as it happens */
+        ompi_queue_t *outer = queue_host_driven;
         OPAL_THREAD_UNLOCK(&host->lock);
+        queue_host_driven = queue;
         while (!queue_fifo_empty(host) && !host->stuck) {
             opal_progress();
         }
+        queue_host_driven = outer;
         OPAL_THREAD_LOCK(&host->lock);
         (void) queue_advance(host);
     }

@@ -94,6 +94,14 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
 int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t **requests,
                                  ompi_status_public_t *statuses);
 int ompi_queue_host_fence(ompi_queue_t *queue);
+
+/**
+ * A request the queue owns has completed (called by the matched request's
+ * completion callback, in the thread that completed it).  Advances the
+ * queue at once when this thread is blocked on it; otherwise the queue's
+ * progress callback will.
+ */
+OMPI_DECLSPEC void ompi_queue_host_request_completed(ompi_queue_t *queue);
 bool ompi_queue_host_busy(ompi_queue_t *queue);
 
 /** The matched request behind a handle, NULL for any other request. */
