@@ -144,13 +144,13 @@ static void start_waits_for_earlier_wait(void)
 /* Each MPI_Enqueue_wait makes one progress pass: the message that arrived
  * while rank 0 made no MPI call completes the first wait during the later
  * enqueue calls, before any fence.  A pass is not bound to finish a
- * receive, so rank 0 gives it QT_POLLS enqueued waits. */
-#define QT_POLLS 8
+ * receive, so rank 0 gives it WAIT_POLLS enqueued waits. */
+#define WAIT_POLLS 8
 static void enqueued_wait_progresses(void)
 {
-    int data[QT_POLLS + 1], one = 1, i;
-    MPI_Request req[QT_POLLS + 1];
-    MPI_Status st[QT_POLLS + 1];
+    int data[WAIT_POLLS + 1], one = 1, i;
+    MPI_Request req[WAIT_POLLS + 1];
+    MPI_Status st[WAIT_POLLS + 1];
     MPI_Queue q;
 
     QT_STEP("an enqueued wait makes progress (completion processing begins in the call)");
@@ -161,7 +161,7 @@ static void enqueued_wait_progresses(void)
         MPI_Barrier(MPI_COMM_WORLD);    /* the pair's barrier below */
         return;
     }
-    for (i = 0; i <= QT_POLLS; ++i) {
+    for (i = 0; i <= WAIT_POLLS; ++i) {
         data[i] = -1;
         st[i].MPI_TAG = -1;
         if (1 == rank) {
@@ -170,13 +170,13 @@ static void enqueued_wait_progresses(void)
             MPI_Recv_init(&data[i], 1, MPI_INT, 1, 5 + i, MPI_COMM_WORLD, &req[i]);
         }
     }
-    QT_OK(MPI_Matchall(QT_POLLS + 1, req));
+    QT_OK(MPI_Matchall(WAIT_POLLS + 1, req));
     if (1 == rank) {
         MPI_Barrier(MPI_COMM_WORLD);
         usleep(100000);
         /* eager: they complete without rank 0 taking part */
-        QT_OK(MPI_Startall(QT_POLLS + 1, req));
-        QT_OK(MPI_Waitall(QT_POLLS + 1, req, MPI_STATUSES_IGNORE));
+        QT_OK(MPI_Startall(WAIT_POLLS + 1, req));
+        QT_OK(MPI_Waitall(WAIT_POLLS + 1, req, MPI_STATUSES_IGNORE));
     } else {
         MPI_Queue_init(&q, MPI_QUEUE_TYPE_DEFAULT, NULL);
         MPI_Barrier(MPI_COMM_WORLD);
@@ -186,25 +186,25 @@ static void enqueued_wait_progresses(void)
          * below can receive them (each later start waits for the first
          * wait, so it cannot receive by itself) */
         usleep(500000);
-        for (i = 1; i <= QT_POLLS && -1 == st[0].MPI_TAG; ++i) {
+        for (i = 1; i <= WAIT_POLLS && -1 == st[0].MPI_TAG; ++i) {
             QT_OK(MPI_Enqueue_start(&q, &req[i]));
             QT_OK(MPI_Enqueue_wait(&q, &req[i], &st[i]));
         }
         QT_CHECK(5 == st[0].MPI_TAG && 1 == data[0],
                  "the first wait had not completed after %d more enqueued waits "
                  "(tag %d, value %d)", i - 1, st[0].MPI_TAG, data[0]);
-        for (; i <= QT_POLLS; ++i) {
+        for (; i <= WAIT_POLLS; ++i) {
             QT_OK(MPI_Enqueue_start(&q, &req[i]));
             QT_OK(MPI_Enqueue_wait(&q, &req[i], &st[i]));
         }
         QT_OK(MPI_Queue_fence(&q));
-        for (i = 1; i <= QT_POLLS; ++i) {
+        for (i = 1; i <= WAIT_POLLS; ++i) {
             QT_CHECK(5 + i == st[i].MPI_TAG && 1 == data[i],
                      "after the fence, wait %d: tag %d, value %d", i, st[i].MPI_TAG, data[i]);
         }
         MPI_Queue_free(&q);
     }
-    for (i = 0; i <= QT_POLLS; ++i) {
+    for (i = 0; i <= WAIT_POLLS; ++i) {
         MPI_Request_free(&req[i]);
     }
 }

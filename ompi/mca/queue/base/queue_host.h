@@ -102,6 +102,7 @@ int ompi_queue_host_fence(ompi_queue_t *queue);
  * progress callback will.
  */
 OMPI_DECLSPEC void ompi_queue_host_request_completed(ompi_queue_t *queue);
+
 bool ompi_queue_host_busy(ompi_queue_t *queue);
 
 /** The matched request behind a handle, NULL for any other request. */
