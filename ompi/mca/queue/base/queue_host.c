@@ -75,8 +75,8 @@ static inline void queue_mark_busy(queue_host_t *host, bool busy)
 {
     if (busy != host->busy) {
         host->busy = busy;
-        /* a locked add only with threads: twice per idle-busy-idle cycle,
-         * it was measurable in ob1's ping-pong */
+        /* twice per idle-busy-idle cycle: a locked add only when threads
+         * are in use (the progress thread turns that on) */
         (void) OPAL_THREAD_ADD_FETCH32(&queue_host_busy_count, busy ? 1 : -1);
     }
 }
