@@ -98,8 +98,8 @@ int ompi_queue_host_fence(ompi_queue_t *queue);
 /**
  * A request the queue owns has completed (called by the matched request's
  * completion callback, in the thread that completed it).  Advances the
- * queue at once when this thread is blocked on it; otherwise the queue's
- * progress callback will.
+ * queue at once when this thread is fencing or polling it and a start waits
+ * behind the head; otherwise the queue's progress callback will.
  */
 OMPI_DECLSPEC void ompi_queue_host_request_completed(ompi_queue_t *queue);
 
