@@ -14,7 +14,7 @@
  * start waits for earlier waits), progress inside MPI_Enqueue_wait, fence,
  * persistent collectives and partitioned requests on a queue, a stalled
  * queue beside a working one, 100 live queues, an operation failing inside
- * a queue, and every misuse.
+ * a queue, a start failing on an idle queue, and every misuse.
  */
 
 #include "common/qtest.h"
@@ -425,6 +425,99 @@ static void failing_operation(void)
     MPI_Queue_free(&q);
 }
 
+/* A start that fails on an idle queue (a buffered send, too large to go
+ * eagerly, with no buffer attached) is reported by MPI_Enqueue_start, or,
+ * on the trigger engine, by the fence; either way the queue no longer owns
+ * the request: it can be freed, or enqueued again once it can run, and the
+ * fence does not hang.  The restart is checked over UCX only: stock ob1
+ * takes a sequence number for a buffered start before it fails, so the
+ * peer then waits for that message forever (a stock 5.0.7 defect). */
+#define BSEND_COUNT (64 * 1024)
+static void failing_start(void)
+{
+    static int x[BSEND_COUNT], y[BSEND_COUNT];
+    static char bsend_buf[BSEND_COUNT * sizeof(int) + 4 * MPI_BSEND_OVERHEAD];
+    int cls;
+    void *detached;
+    const char *pml = getenv("OMPI_MCA_pml");
+    int restart = (NULL != pml && 0 == strcmp(pml, "ucx"));
+    MPI_Request r[2];
+    MPI_Comm comm;
+    MPI_Status st;
+    MPI_Queue q;
+
+    QT_STEP("a start that fails on an idle queue");
+    /* its own communicator: over ob1 the failed start breaks its order */
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    if (rank > 1) {
+        MPI_Comm_free(&comm);
+        return;
+    }
+    if (0 == rank) {
+        for (int i = 0; i < BSEND_COUNT; ++i) {
+            x[i] = i;
+        }
+        MPI_Bsend_init(x, BSEND_COUNT, MPI_INT, 1, 20, comm, &r[0]);
+        MPI_Bsend_init(x, BSEND_COUNT, MPI_INT, 1, 21, comm, &r[1]);
+    } else {
+        MPI_Recv_init(y, BSEND_COUNT, MPI_INT, 0, 20, comm, &r[0]);
+        MPI_Recv_init(y, BSEND_COUNT, MPI_INT, 0, 21, comm, &r[1]);
+    }
+    QT_OK(MPI_Matchall(2, r));
+    if (0 == rank) {
+        QT_OK(MPI_Queue_init(&q, MPI_QUEUE_TYPE_DEFAULT, NULL));
+        for (int i = 0; i < 2; ++i) {
+            int rc = MPI_Enqueue_start(&q, &r[i]);
+            if (!emulated) {
+                QT_CHECK(MPI_SUCCESS != rc, "a buffered start with no buffer was accepted");
+            } else {
+                /* the host starts it later: the fence reports the failure */
+                QT_OK(rc);
+                QT_STEP("fence after a failed start (trigger engine)");
+                MPI_Error_class(MPI_Queue_fence(&q), &cls);
+                QT_CHECK(MPI_SUCCESS != cls, "the fence did not report the failed start");
+            }
+        }
+        QT_STEP("the failed request is the program's again");
+        QT_OK(MPI_Request_free(&r[1]));
+        QT_OK(MPI_Queue_fence(&q));
+        MPI_Send(&cls, 1, MPI_INT, 1, 22, MPI_COMM_WORLD);   /* restart, or not */
+        if (!restart) {
+            QT_OK(MPI_Request_free(&r[0]));
+            QT_OK(MPI_Queue_free(&q));
+            MPI_Comm_free(&comm);
+            return;
+        }
+        MPI_Buffer_attach(bsend_buf, sizeof(bsend_buf));
+        QT_OK(MPI_Enqueue_start(&q, &r[0]));
+        QT_OK(MPI_Enqueue_wait(&q, &r[0], &st));
+        QT_STEP("fence after the restart");
+        QT_OK(MPI_Queue_fence(&q));
+        MPI_Buffer_detach(&detached, &cls);
+        QT_OK(MPI_Request_free(&r[0]));
+        QT_OK(MPI_Queue_free(&q));
+        MPI_Comm_free(&comm);
+    } else {
+        MPI_Recv(&cls, 1, MPI_INT, 0, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (!restart) {
+            QT_OK(MPI_Request_free(&r[0]));
+            QT_OK(MPI_Request_free(&r[1]));
+            MPI_Comm_free(&comm);
+            return;
+        }
+        QT_STEP("receive of the restarted buffered send");
+        MPI_Start(&r[0]);
+        QT_OK(MPI_Wait(&r[0], &st));
+        QT_CHECK(1 == y[1] && BSEND_COUNT - 1 == y[BSEND_COUNT - 1] && 0 == st.MPI_SOURCE
+                     && 20 == st.MPI_TAG,
+                 "received %d ... %d from %d tag %d", y[1], y[BSEND_COUNT - 1], st.MPI_SOURCE,
+                 st.MPI_TAG);
+        QT_OK(MPI_Request_free(&r[0]));
+        QT_OK(MPI_Request_free(&r[1]));
+        MPI_Comm_free(&comm);
+    }
+}
+
 static void misuse(void)
 {
     int x = 0, y = 0, flag = 0;
@@ -550,6 +643,8 @@ int main(int argc, char **argv)
     many_queues();
     MPI_Barrier(MPI_COMM_WORLD);
     failing_operation();
+    MPI_Barrier(MPI_COMM_WORLD);
+    failing_start();
     MPI_Barrier(MPI_COMM_WORLD);
     misuse();
     return qt_finalize();

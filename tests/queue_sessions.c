@@ -11,7 +11,8 @@
 /*
  * Queues in the Sessions model: the frameworks are opened by
  * MPI_Session_init with no MPI_Init, and closed and reopened across
- * session cycles.
+ * session cycles.  A session that matched requests (and so made the match
+ * framework's attribute keyvals) finalizes cleanly as the last instance.
  */
 
 #include "common/qtest.h"
@@ -63,6 +64,26 @@ int main(int argc, char **argv)
             if (sum != size) {
                 fprintf(stderr, "FAIL: allreduce gave %d, expected %d\n", sum, size);
                 failures++;
+            }
+            QT_STEP("matched pair in the session");
+            if (size >= 2 && qt_rank < 2) {
+                MPI_Request pair[2];
+                int out[2] = {7 + cycle, 8 + cycle}, in[2] = {-1, -1};
+                int peer = 1 - qt_rank;
+                MPI_Send_init(&out[qt_rank], 1, MPI_INT, peer, 3, comm, &pair[0]);
+                MPI_Recv_init(&in[peer], 1, MPI_INT, peer, 3, comm, &pair[1]);
+                rc = MPI_Matchall(2, pair);
+                if (MPI_SUCCESS == rc) {
+                    MPI_Startall(2, pair);
+                    rc = MPI_Waitall(2, pair, MPI_STATUSES_IGNORE);
+                }
+                if (MPI_SUCCESS != rc || in[peer] != 7 + peer + cycle) {
+                    fprintf(stderr, "FAIL: matched pair gave %d (rc %d) in cycle %d\n",
+                            in[peer], rc, cycle);
+                    failures++;
+                }
+                MPI_Request_free(&pair[0]);
+                MPI_Request_free(&pair[1]);
             }
             MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, comm);
             MPI_Comm_free(&comm);

@@ -12,7 +12,10 @@
 #   - every multi-rank test of tests/tests.list with the installed mpirun,
 #     over ob1 (shared memory) and over UCX,
 # and ends with the line "N passed, N failed" (exit 1 on any failure).
-# A case that cannot run here prints SKIP and is not counted as passed.
+# Each case runs once: a case that failed once has failed.  A case that
+# cannot run here prints SKIP and is not counted as passed; a failure listed
+# in tests/known-stock-failures.txt is reported as a known stock failure and
+# is not counted as passed either.
 #
 # Usage: tests/run-tests.sh [NAME-FILTER]
 # Environment: OMPI_QUEUE_NO_BUILD=1 skips the build step; QTEST_VERBOSE=1
@@ -49,6 +52,25 @@ fi
 passed=0
 failed=0
 skipped=0
+known=0
+
+# A failure of a case listed in tests/known-stock-failures.txt (test name,
+# transport, a pattern its log must show, the reason) is a failure of stock
+# Open MPI 5.0.7 that this fork cannot fix: it is reported as such, with its
+# reason, and counted neither as passed nor as failed.  Any other failure of
+# the same case counts as failed.
+known_stock_failure() {   # name transport log -> prints the reason, if listed
+    local n t pattern reason
+    while IFS='|' read -r n t pattern reason; do
+        [ -z "$n" ] || [[ "$n" == \#* ]] && continue
+        n=${n// /}; t=${t// /}
+        pattern=$(sed 's/^ *//; s/ *$//' <<< "$pattern")
+        if [ "$n" = "$1" ] && [ "$t" = "$2" ] && grep -qaE "$pattern" "$3"; then
+            sed 's/^ *//; s/ *$//' <<< "$reason"
+            return
+        fi
+    done < "$OMPI_QUEUE_ROOT/tests/known-stock-failures.txt"
+}
 logdir=$OMPI_QUEUE_BUILD/test-logs
 bindir=$OMPI_QUEUE_ROOT/tests/bin
 mkdir -p "$logdir" "$bindir"
@@ -57,6 +79,8 @@ report() {   # verdict name log
     case "$1" in
     PASS) passed=$((passed + 1)); echo "PASS $2" ;;
     SKIP) skipped=$((skipped + 1)); echo "SKIP $2" ;;
+    KNOWN) known=$((known + 1)); echo "KNOWN-STOCK-FAILURE $2"
+          [ -f "$3" ] && tail -n 8 "$3" | sed 's/^/    | /' ;;
     *)    failed=$((failed + 1)); echo "FAIL $2"
           [ -f "$3" ] && tail -n 25 "$3" | sed 's/^/    | /' ;;
     esac
@@ -100,39 +124,43 @@ while read -r name ranks transports args; do
         *) prog_args+=("$w") ;;
         esac
     done
+    # a case may give itself a longer watchdog (env:QTEST_TIMEOUT=N)
+    case_timeout=$RUN_TIMEOUT
+    for w in "${run_env[@]}"; do
+        [[ "$w" == QTEST_TIMEOUT=* ]] && case_timeout=$((${w#QTEST_TIMEOUT=} + 30))
+    done
     for np in ${ranks//,/ }; do
         for tr in ${transports//,/ }; do
             case_name="$name [$tr, $np ranks${args:+, $args}]"
             log=$logdir/$name.$tr.$np.${prog_args[0]:-default}.log
             run_case() {
                 # shellcheck disable=SC2086
-                env "${run_env[@]}" timeout -k 10 "$RUN_TIMEOUT" "$MPIRUN" --oversubscribe -n "$np" \
+                env "${run_env[@]}" timeout -k 10 "$case_timeout" "$MPIRUN" --oversubscribe -n "$np" \
                     ${TRANSPORT[$tr]} "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
             }
+            # one run: a case that failed once has failed
             run_case "$log"
             rc=$?
-            if [ "$rc" != 0 ] || ! grep -q '^OK:\|^SKIP' "$log"; then
-                # One second run: under load, stock 5.0.7 UCX sessions start-up
-                # has been seen to hang.  A case passes only if the second run
-                # passes, and the first failure is reported and kept.
-                mv "$log" "$log.first"
-                echo "RETRY $case_name (first run exit $rc, log: $log.first)"
-                run_case "$log"
-                rc=$?
-            fi
-            if [ "$rc" = 0 ] && grep -q '^OK:' "$log"; then
+            if [ "$rc" = 0 ] && grep -qa '^OK:' "$log"; then
                 report PASS "$case_name" "$log"
-            elif [ "$rc" = 0 ] && grep -q '^SKIP' "$log"; then
+            elif [ "$rc" = 0 ] && grep -qa '^SKIP' "$log"; then
                 report SKIP "$case_name ($(grep -m1 '^SKIP' "$log"))" "$log"
             else
-                [ "$rc" = 124 ] && echo "    | mpirun did not finish within ${RUN_TIMEOUT}s" >> "$log"
-                report FAIL "$case_name (exit $rc)" "$log"
+                [ "$rc" = 124 ] && echo "    | mpirun did not finish within ${case_timeout}s" >> "$log"
+                reason=$(known_stock_failure "$name" "$tr" "$log")
+                if [ -n "$reason" ]; then
+                    report KNOWN "$case_name (exit $rc): known stock 5.0.7 failure: $reason" "$log"
+                else
+                    report FAIL "$case_name (exit $rc)" "$log"
+                fi
             fi
         done
     done
 done < tests/tests.list
 
-# skipped cases are neither passed nor failed; the last line stays the summary
+# skipped cases and known stock failures are neither passed nor failed; the
+# last line stays the summary
 [ "$skipped" -gt 0 ] && echo "$skipped skipped (not counted)"
+[ "$known" -gt 0 ] && echo "$known known stock 5.0.7 failure(s) (not counted as passed)"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

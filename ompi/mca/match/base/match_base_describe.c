@@ -10,161 +10,86 @@
 
 /*
  * MPI_Match needs the arguments a persistent point-to-point request was
- * created with, and no PML exposes them in a common form.  So once the PML
- * is selected, its isend_init and irecv_init entries are wrapped: each
- * creation is recorded, keyed by the request's address.
+ * created with.  Every PML keeps them in its own request, each in its own
+ * layout, so a small accessor per PML reads them there: nothing is recorded
+ * when requests are created, and the PML's function table is left alone.
+ * The accessor is chosen once, when the PML is selected.
  *
- * A record is replaced when the PML hands the same request object out
- * again, so the table never holds more records than the PML has request
- * objects; records of freed requests are never consulted, because only live,
- * inactive, persistent requests reach mca_match_base_describe().
+ * This file holds the choice and the accessor of PMLs whose requests are
+ * mca_pml_base_request_t (ob1); match_base_describe_ucx.c reads pml/ucx's.
  */
 
 #include "ompi_config.h"
 
-#include <stdlib.h>
+#include <string.h>
 
-#include "opal/class/opal_hash_table.h"
-#include "opal/mca/threads/mutex.h"
+#include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/match/base/base.h"
 #include "ompi/mca/match/base/match_request.h"
+#include "ompi/mca/pml/base/base.h"
+#include "ompi/mca/pml/base/pml_base_request.h"
+#include "ompi/mca/pml/base/pml_base_sendreq.h"
 #include "ompi/mca/pml/pml.h"
 
-static mca_pml_base_module_isend_init_fn_t match_base_pml_isend_init = NULL;
-static mca_pml_base_module_irecv_init_fn_t match_base_pml_irecv_init = NULL;
-static opal_hash_table_t match_base_descs;
-static opal_mutex_t match_base_descs_lock;
-static bool match_base_describing = false;
+static mca_match_base_describe_fn_t match_base_describe_fn = NULL;
 
-static void match_base_record(ompi_request_t *request, const mca_match_p2p_desc_t *desc)
+/* ob1: the arguments are in the request's mca_pml_base_request_t (a
+ * buffered send's staging buffer goes to the send request's own req_addr,
+ * never to the base's) */
+static bool match_base_describe_pml_base(const ompi_request_t *request,
+                                         mca_match_p2p_desc_t *desc)
 {
-    mca_match_p2p_desc_t *rec = NULL;
-    void *old = NULL;
+    const mca_pml_base_request_t *base = (const mca_pml_base_request_t *) request;
 
-    OPAL_THREAD_LOCK(&match_base_descs_lock);
-    if (OPAL_SUCCESS == opal_hash_table_get_value_uint64(&match_base_descs,
-                                                         (uint64_t) (uintptr_t) request, &old)) {
-        rec = (mca_match_p2p_desc_t *) old;
-    } else {
-        rec = malloc(sizeof(*rec));
-        if (NULL != rec) {
-            (void) opal_hash_table_set_value_uint64(&match_base_descs,
-                                                    (uint64_t) (uintptr_t) request, rec);
-        }
+    switch (base->req_type) {
+    case MCA_PML_REQUEST_SEND:
+        desc->is_send = true;
+        desc->mode = ((const mca_pml_base_send_request_t *) request)->req_send_mode;
+        break;
+    case MCA_PML_REQUEST_RECV:
+        desc->is_send = false;
+        desc->mode = MCA_PML_BASE_SEND_STANDARD;
+        break;
+    default:
+        return false;
     }
-    if (NULL != rec) {
-        *rec = *desc;
-    }
-    OPAL_THREAD_UNLOCK(&match_base_descs_lock);
-}
-
-static int match_base_isend_init(const void *buf, size_t count, struct ompi_datatype_t *datatype,
-                                 int dst, int tag, mca_pml_base_send_mode_t mode,
-                                 struct ompi_communicator_t *comm, ompi_request_t **request)
-{
-    int ret = match_base_pml_isend_init(buf, count, datatype, dst, tag, mode, comm, request);
-
-    if (OMPI_SUCCESS == ret) {
-        mca_match_p2p_desc_t desc = {.is_send = true, .buf = (void *) buf, .count = count,
-                                     .datatype = datatype, .peer = dst, .tag = tag,
-                                     .mode = mode, .comm = comm};
-        match_base_record(*request, &desc);
-    }
-    return ret;
-}
-
-static int match_base_irecv_init(void *buf, size_t count, struct ompi_datatype_t *datatype,
-                                 int src, int tag, struct ompi_communicator_t *comm,
-                                 ompi_request_t **request)
-{
-    int ret = match_base_pml_irecv_init(buf, count, datatype, src, tag, comm, request);
-
-    if (OMPI_SUCCESS == ret) {
-        mca_match_p2p_desc_t desc = {.is_send = false, .buf = buf, .count = count,
-                                     .datatype = datatype, .peer = src, .tag = tag,
-                                     .mode = MCA_PML_BASE_SEND_STANDARD, .comm = comm};
-        match_base_record(*request, &desc);
-    }
-    return ret;
+    desc->buf = base->req_addr;
+    desc->count = base->req_count;
+    desc->datatype = base->req_datatype;
+    desc->peer = base->req_peer;
+    desc->tag = base->req_tag;
+    desc->comm = base->req_comm;
+    return true;
 }
 
 int mca_match_base_describe_init(void)
 {
-    if (match_base_describing) {
-        return OMPI_SUCCESS;
+    const char *pml = mca_pml_base_selected_component.pmlm_version.mca_component_name;
+
+    if (0 == strcmp(pml, "ob1")) {
+        match_base_describe_fn = match_base_describe_pml_base;
+    } else {
+        match_base_describe_fn = mca_match_base_describe_ucx_fn(pml);
     }
-    OBJ_CONSTRUCT(&match_base_descs, opal_hash_table_t);
-    OBJ_CONSTRUCT(&match_base_descs_lock, opal_mutex_t);
-    if (OPAL_SUCCESS != opal_hash_table_init(&match_base_descs, 256)) {
-        OBJ_DESTRUCT(&match_base_descs_lock);
-        OBJ_DESTRUCT(&match_base_descs);
-        return OMPI_ERR_OUT_OF_RESOURCE;
+    if (NULL == match_base_describe_fn) {
+        opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                            "match:base: PML %s: persistent point-to-point requests cannot "
+                            "be matched (no accessor for its requests)", pml);
     }
-    match_base_pml_isend_init = mca_pml.pml_isend_init;
-    match_base_pml_irecv_init = mca_pml.pml_irecv_init;
-    mca_pml.pml_isend_init = match_base_isend_init;
-    mca_pml.pml_irecv_init = match_base_irecv_init;
-    match_base_describing = true;
     return OMPI_SUCCESS;
 }
 
 void mca_match_base_describe_fini(void)
 {
-    uint64_t key;
-    void *value;
-
-    if (!match_base_describing) {
-        return;
-    }
-    if (mca_pml.pml_isend_init == match_base_isend_init) {
-        mca_pml.pml_isend_init = match_base_pml_isend_init;
-    }
-    if (mca_pml.pml_irecv_init == match_base_irecv_init) {
-        mca_pml.pml_irecv_init = match_base_pml_irecv_init;
-    }
-    OPAL_HASH_TABLE_FOREACH (key, uint64, value, &match_base_descs) {
-        (void) key;
-        free(value);
-    }
-    OBJ_DESTRUCT(&match_base_descs);
-    OBJ_DESTRUCT(&match_base_descs_lock);
-    match_base_describing = false;
+    match_base_describe_fn = NULL;
 }
 
 bool mca_match_base_describe(const ompi_request_t *request, mca_match_p2p_desc_t *desc)
 {
-    void *value = NULL;
-    bool found = false;
-
-    if (!match_base_describing) {
+    if (NULL == match_base_describe_fn || OMPI_REQUEST_PML != request->req_type
+        || !request->req_persistent || mca_match_request_is(request)) {
         return false;
     }
-    OPAL_THREAD_LOCK(&match_base_descs_lock);
-    if (OPAL_SUCCESS == opal_hash_table_get_value_uint64(&match_base_descs,
-                                                         (uint64_t) (uintptr_t) request, &value)) {
-        *desc = *(mca_match_p2p_desc_t *) value;
-        found = true;
-    }
-    OPAL_THREAD_UNLOCK(&match_base_descs_lock);
-    return found;
-}
-
-int mca_match_base_channel_isend_init(const void *buf, size_t count,
-                                      struct ompi_datatype_t *datatype, int dst, int tag,
-                                      mca_pml_base_send_mode_t mode,
-                                      struct ompi_communicator_t *comm, ompi_request_t **request)
-{
-    mca_pml_base_module_isend_init_fn_t fn = match_base_describing ? match_base_pml_isend_init
-                                                                   : mca_pml.pml_isend_init;
-    return fn(buf, count, datatype, dst, tag, mode, comm, request);
-}
-
-int mca_match_base_channel_irecv_init(void *buf, size_t count, struct ompi_datatype_t *datatype,
-                                      int src, int tag, struct ompi_communicator_t *comm,
-                                      ompi_request_t **request)
-{
-    mca_pml_base_module_irecv_init_fn_t fn = match_base_describing ? match_base_pml_irecv_init
-                                                                   : mca_pml.pml_irecv_init;
-    return fn(buf, count, datatype, src, tag, comm, request);
+    return match_base_describe_fn(request, desc);
 }

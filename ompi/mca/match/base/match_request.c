@@ -11,6 +11,7 @@
 #include "ompi_config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "opal/class/opal_list.h"
 #include "opal/mca/threads/mutex.h"
@@ -23,7 +24,6 @@
 #include "ompi/mca/coll/coll.h"
 #include "ompi/mca/match/base/base.h"
 #include "ompi/mca/match/base/match_request.h"
-#include "ompi/mca/queue/base/queue_host.h"
 
 /*
  * Matched requests
@@ -42,7 +42,7 @@ static void match_request_construct(mca_match_request_t *req)
     req->mr_peer = MPI_PROC_NULL;
     req->mr_tag = MPI_ANY_TAG;
     req->mr_op = NULL;
-    req->mr_free_called = false;
+    req->mr_handoff = MCA_MATCH_HANDOFF_RUNNING;
     req->mr_queue = NULL;
     req->mr_queue_starts = 0;
     req->mr_queue_waits = 0;
@@ -54,6 +54,7 @@ static void match_request_construct(mca_match_request_t *req)
 OBJ_CLASS_INSTANCE(mca_match_request_t, ompi_request_t, match_request_construct, NULL);
 
 const ompi_request_start_fn_t mca_match_request_start_fn = match_request_start;
+mca_match_owner_completed_fn_t mca_match_owner_completed = NULL;
 
 static void match_request_release(mca_match_request_t *req)
 {
@@ -78,8 +79,9 @@ static int match_inner_complete(ompi_request_t *inner)
 {
     mca_match_request_t *req = (mca_match_request_t *) inner->req_complete_cb_data;
     ompi_status_public_t *status = &req->super.req_status;
-    /* read before the completion: from then on the queue may release it */
+    /* read before the completion: from then on the owner may release it */
     struct ompi_queue_t *queue = req->mr_queue;
+    int32_t running = MCA_MATCH_HANDOFF_RUNNING;
 
     status->MPI_SOURCE = (MCA_MATCH_KIND_SEND == req->mr_kind) ? req->mr_desc.comm->c_my_rank
                                                                : req->mr_peer;
@@ -88,13 +90,23 @@ static int match_inner_complete(ompi_request_t *inner)
     status->_cancelled = inner->req_status._cancelled;
     status->_ucount = inner->req_status._ucount;
     inner->req_state = OMPI_REQUEST_INACTIVE;
-    ompi_request_complete(&req->super, true);
     if (NULL != queue) {
-        /* a queue owns it (and so it cannot have been freed) */
-        ompi_queue_host_request_completed(queue);
-    } else if (req->mr_free_called) {
-        mca_match_base_release_later(&req->super);
+        /* an owner holds it, so it cannot be freed meanwhile */
+        ompi_request_complete(&req->super, true);
+        if (NULL != mca_match_owner_completed) {
+            mca_match_owner_completed(queue);
+        }
+        return 1;
     }
+    /* decide before completing: once complete, a waiting thread may free
+     * and release the request at any moment */
+    if (!OPAL_THREAD_COMPARE_EXCHANGE_STRONG_32(&req->mr_handoff, &running,
+                                                MCA_MATCH_HANDOFF_COMPLETING)) {
+        /* the program freed it while active: nobody waits for it */
+        mca_match_base_release_later(&req->super);
+        return 1;
+    }
+    ompi_request_complete(&req->super, true);
     return 1;
 }
 
@@ -112,6 +124,8 @@ static int match_request_start_all(size_t count, ompi_request_t **requests)
         req->super.req_status._cancelled = 0;
         req->super.req_state = OMPI_REQUEST_ACTIVE;
         if (NULL == req->mr_inner) {
+            /* complete already: a free needs no completion to release it */
+            req->mr_handoff = MCA_MATCH_HANDOFF_COMPLETING;
             /* MPI_PROC_NULL: complete at once with the empty status */
             req->super.req_status.MPI_SOURCE = MPI_PROC_NULL;
             req->super.req_status.MPI_TAG = MPI_ANY_TAG;
@@ -120,6 +134,7 @@ static int match_request_start_all(size_t count, ompi_request_t **requests)
             continue;
         }
         req->super.req_complete = REQUEST_PENDING;
+        req->mr_handoff = MCA_MATCH_HANDOFF_RUNNING;
         req->mr_inner->req_complete_cb = match_inner_complete;
         req->mr_inner->req_complete_cb_data = req;
         ret = req->mr_inner->req_start(1, &req->mr_inner);
@@ -157,11 +172,20 @@ static int match_request_free(ompi_request_t **request)
         /* its match is under way, or a queue owns it */
         return OMPI_ERR_REQUEST;
     }
-    if (OMPI_REQUEST_ACTIVE == req->super.req_state && !REQUEST_COMPLETE(&req->super)) {
-        /* MPI_Request_free of an active request: release at completion */
-        req->mr_free_called = true;
-        *request = MPI_REQUEST_NULL;
-        return OMPI_SUCCESS;
+    if (OMPI_REQUEST_ACTIVE == req->super.req_state) {
+        int32_t running = MCA_MATCH_HANDOFF_RUNNING;
+        if (OPAL_THREAD_COMPARE_EXCHANGE_STRONG_32(&req->mr_handoff, &running,
+                                                   MCA_MATCH_HANDOFF_FREED)) {
+            /* MPI_Request_free of an active request: its completion
+             * releases it */
+            *request = MPI_REQUEST_NULL;
+            return OMPI_SUCCESS;
+        }
+        /* the completion claimed it first: it is finishing in another
+         * thread, and touches the request until it is complete */
+        while (!REQUEST_COMPLETE(&req->super)) {
+            opal_atomic_rmb();
+        }
     }
     match_request_release(req);
     *request = MPI_REQUEST_NULL;
@@ -500,6 +524,53 @@ int mca_match_base_progress(void)
     return done;
 }
 
+static int match_ptr_cmp(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) *(ompi_request_t *const *) a;
+    uintptr_t y = (uintptr_t) *(ompi_request_t *const *) b;
+    return (x > y) - (x < y);
+}
+
+/* Short arrays are compared pairwise; longer ones are sorted (a copy), so
+ * that a large MPI_Matchall or MPI_Enqueue_startall stays O(n log n). */
+int mca_match_base_find_duplicate(int count, ompi_request_t *const *requests)
+{
+    ompi_request_t **sorted;
+    ompi_request_t *dup = NULL;
+
+    if (count <= 16) {
+        for (int i = 1; i < count; ++i) {
+            for (int j = 0; j < i; ++j) {
+                if (requests[j] == requests[i]) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+    sorted = malloc(count * sizeof(*sorted));
+    if (NULL == sorted) {
+        return -1;  /* cannot tell: the per-request state checks still apply */
+    }
+    memcpy(sorted, requests, count * sizeof(*sorted));
+    qsort(sorted, count, sizeof(*sorted), match_ptr_cmp);
+    for (int i = 1; i < count && NULL == dup; ++i) {
+        if (sorted[i] == sorted[i - 1]) {
+            dup = sorted[i];
+        }
+    }
+    free(sorted);
+    if (NULL != dup) {
+        /* the second occurrence, as the pairwise check reports it */
+        for (int i = 0, seen = 0; i < count; ++i) {
+            if (requests[i] == dup && seen++) {
+                return i;
+            }
+        }
+    }
+    return -1;
+}
+
 int mca_match_check_all(int count, ompi_request_t **requests, int *bad, const char **reason)
 {
     for (int i = 0; i < count; ++i) {
@@ -508,13 +579,10 @@ int mca_match_check_all(int count, ompi_request_t **requests, int *bad, const ch
             *bad = i;
             return ret;
         }
-        for (int j = 0; j < i; ++j) {
-            if (requests[j] == requests[i]) {
-                *bad = i;
-                *reason = "the same request appears twice";
-                return OMPI_ERR_REQUEST;
-            }
-        }
+    }
+    if (0 <= (*bad = mca_match_base_find_duplicate(count, requests))) {
+        *reason = "the same request appears twice";
+        return OMPI_ERR_REQUEST;
     }
     return OMPI_SUCCESS;
 }

@@ -47,6 +47,20 @@ typedef enum {
     MCA_MATCH_KIND_NULL,  /**< persistent operation with MPI_PROC_NULL */
 } mca_match_kind_t;
 
+/*
+ * Completion and MPI_Request_free of an active request may run in two
+ * threads (one may be the progress thread).  Whichever claims the request
+ * first decides, before the request is completed: the completion then
+ * completes it and never touches it again; a free claimed first makes the
+ * completion release it, and a free claimed second waits for the
+ * completion to finish before releasing it.
+ */
+typedef enum {
+    MCA_MATCH_HANDOFF_RUNNING = 0,    /**< started, not claimed */
+    MCA_MATCH_HANDOFF_COMPLETING = 1, /**< the completion claimed it */
+    MCA_MATCH_HANDOFF_FREED = 2,      /**< the program freed it first */
+} mca_match_handoff_t;
+
 typedef enum {
     MCA_MATCH_STATE_PENDING = 0,
     MCA_MATCH_STATE_MATCHED = 1,
@@ -77,7 +91,9 @@ typedef struct mca_match_request_t {
     int mr_peer;                       /**< status source: the resolved peer */
     int mr_tag;                        /**< status tag: the sender's tag */
     struct mca_match_op_t *mr_op;      /**< the match operation, while pending */
-    bool mr_free_called;               /**< freed by the program while active */
+    /** who lets go of an active request last: the completion, or a free of
+     * the request while active (mca_match_handoff_t) */
+    opal_atomic_int32_t mr_handoff;
     /** the queue whose enqueued start owns the request, until its enqueued
      * wait completes: other MPI calls on the request are refused meanwhile */
     struct ompi_queue_t *mr_queue;
@@ -126,6 +142,17 @@ static inline int mca_match_request_first_queued(int count, ompi_request_t *cons
     return -1;
 }
 
+/**
+ * Called in the thread that completes a matched request an owner holds
+ * (mr_queue set), after the request is complete.  The owner (the queue
+ * framework) sets it when it opens; the match framework knows nothing of
+ * its owners beyond this.
+ *
+ * @param owner  the request's mr_queue, read before the completion
+ */
+typedef void (*mca_match_owner_completed_fn_t)(struct ompi_queue_t *owner);
+OMPI_DECLSPEC extern mca_match_owner_completed_fn_t mca_match_owner_completed;
+
 /** Start matched requests owned by a queue (the queue's own starts). */
 OMPI_DECLSPEC int mca_match_request_start_queued(size_t count, ompi_request_t **requests);
 
@@ -151,23 +178,23 @@ OMPI_DECLSPEC int mca_match_begin(size_t count, ompi_request_t **requests, mca_m
  */
 OMPI_DECLSPEC void mca_match_request_matched(mca_match_request_t *request, int status);
 
-/* Creation of channel operations without recording them (the program
- * never sees them). */
-OMPI_DECLSPEC int mca_match_base_channel_isend_init(const void *buf, size_t count,
-                                                   struct ompi_datatype_t *datatype, int dst,
-                                                   int tag, mca_pml_base_send_mode_t mode,
-                                                   struct ompi_communicator_t *comm,
-                                                   ompi_request_t **request);
-OMPI_DECLSPEC int mca_match_base_channel_irecv_init(void *buf, size_t count,
-                                                   struct ompi_datatype_t *datatype, int src,
-                                                   int tag, struct ompi_communicator_t *comm,
-                                                   ompi_request_t **request);
-
-/** The arguments a persistent point-to-point request was created with. */
+/**
+ * The arguments a persistent point-to-point request was created with, read
+ * from the selected PML's own request.
+ *
+ * @retval false  not such a request, or the PML has no accessor
+ */
 OMPI_DECLSPEC bool mca_match_base_describe(const ompi_request_t *request,
                                            mca_match_p2p_desc_t *desc);
 
-/** Start and stop recording persistent point-to-point creations. */
+/** A PML's accessor: fills desc from one of its persistent requests. */
+typedef bool (*mca_match_base_describe_fn_t)(const ompi_request_t *request,
+                                             mca_match_p2p_desc_t *desc);
+
+/** pml/ucx's accessor when pml is "ucx" and UCX was found, else NULL. */
+mca_match_base_describe_fn_t mca_match_base_describe_ucx_fn(const char *pml);
+
+/** Choose the accessor of the selected PML (once it is selected), and forget it. */
 OMPI_DECLSPEC int mca_match_base_describe_init(void);
 OMPI_DECLSPEC void mca_match_base_describe_fini(void);
 
@@ -178,6 +205,10 @@ OMPI_DECLSPEC void mca_match_base_describe_fini(void);
  */
 OMPI_DECLSPEC int mca_match_base_error(ompi_request_t *request, int err, const char *func,
                                        const char *reason);
+
+/** The index of the second occurrence of a request that appears twice in
+ * an array, or -1. */
+OMPI_DECLSPEC int mca_match_base_find_duplicate(int count, ompi_request_t *const *requests);
 
 /** Check every request of an array; on error, *bad is the index. */
 OMPI_DECLSPEC int mca_match_check_all(int count, ompi_request_t **requests, int *bad,

@@ -48,17 +48,27 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/constants.h"
 #include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/match/base/base.h"
 #include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/match/pml/match_pml.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/runtime/mpiruntime.h"
 
-/* The band: representable in every PML's tag field (UCX keeps 24 bits). */
-#define MATCH_PML_TAG_OFFER   (-(1 << 23))
+/* The band is reserved beside the collectives' tag ranges (coll_tags.h),
+ * disjoint from all of them, and representable in every PML's tag field
+ * (UCX keeps 24 bits). */
+#define MATCH_PML_TAG_OFFER   OMPI_MATCH_TAG_BAND_BOTTOM
 #define MATCH_PML_TAG_ACCEPT  (MATCH_PML_TAG_OFFER + 1)
 #define MATCH_PML_TAG_CHANNEL (MATCH_PML_TAG_OFFER + 2)
-#define MATCH_PML_CHANNELS    ((1 << 22) - 2)
+#define MATCH_PML_CHANNELS    (OMPI_MATCH_TAG_BAND_TOP - MATCH_PML_TAG_CHANNEL + 1)
+
+_Static_assert(OMPI_MATCH_TAG_BAND_BOTTOM >= -(1 << 23),
+               "the match band must fit UCX's 24-bit tags");
+_Static_assert(MCA_COLL_BASE_TAG_NONBLOCKING_END > OMPI_MATCH_TAG_BAND_TOP
+                   && MCA_COLL_BASE_TAG_NEIGHBOR_END > OMPI_MATCH_TAG_BAND_TOP
+                   && MCA_COLL_BASE_TAG_STATIC_END > OMPI_MATCH_TAG_BAND_TOP,
+               "collective tags must stay out of the match band");
 
 typedef struct {
     int32_t tag;       /**< OFFER: the sender's tag; ACCEPT: the channel tag */
@@ -113,6 +123,7 @@ static bool match_pml_ready = false;
 static bool match_pml_progressing = false;
 static int match_pml_keyval = MPI_KEYVAL_INVALID;
 static int match_pml_self_keyval = MPI_KEYVAL_INVALID;
+static bool match_pml_attr_ref = false;
 
 static void match_pml_comm_destroy(match_pml_comm_t *state);
 
@@ -187,6 +198,14 @@ static int match_pml_keyvals(void)
     if (MPI_KEYVAL_INVALID != match_pml_keyval) {
         return OMPI_SUCCESS;
     }
+    /* our keyvals outlive the communicators (the framework closes after
+     * them): hold the attribute subsystem as they do, or the last instance
+     * of the Sessions model tears it down under us */
+    ret = ompi_attr_get_ref();
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    match_pml_attr_ref = true;
     copy_fn.attr_communicator_copy_fn = (MPI_Comm_copy_attr_function *) match_pml_copy_attr;
     del_fn.attr_communicator_delete_fn = match_pml_comm_delete_attr;
     ret = ompi_attr_create_keyval(COMM_ATTR, copy_fn, del_fn, &match_pml_keyval, NULL, 0, NULL);
@@ -238,13 +257,13 @@ static match_pml_comm_t *match_pml_comm_get(ompi_communicator_t *comm, int *ret)
     state->next_channel = 0;
     state->next_offer = 0;
 
-    *ret = mca_match_base_channel_irecv_init(&state->offer_buf, sizeof(match_pml_msg_t), MPI_BYTE,
-                                             MPI_ANY_SOURCE, MATCH_PML_TAG_OFFER, comm,
-                                             &state->offer_req);
+    *ret = MCA_PML_CALL(irecv_init(&state->offer_buf, sizeof(match_pml_msg_t), MPI_BYTE,
+                                   MPI_ANY_SOURCE, MATCH_PML_TAG_OFFER, comm,
+                                   &state->offer_req));
     if (OMPI_SUCCESS == *ret) {
-        *ret = mca_match_base_channel_irecv_init(&state->accept_buf, sizeof(match_pml_msg_t),
-                                                 MPI_BYTE, MPI_ANY_SOURCE, MATCH_PML_TAG_ACCEPT,
-                                                 comm, &state->accept_req);
+        *ret = MCA_PML_CALL(irecv_init(&state->accept_buf, sizeof(match_pml_msg_t), MPI_BYTE,
+                                       MPI_ANY_SOURCE, MATCH_PML_TAG_ACCEPT, comm,
+                                       &state->accept_req));
     }
     if (OMPI_SUCCESS == *ret) {
         *ret = state->offer_req->req_start(1, &state->offer_req);
@@ -333,9 +352,8 @@ static void match_pml_accept(match_pml_comm_t *state, mca_match_request_t *req, 
     int channel_tag = MATCH_PML_TAG_CHANNEL + (int) (state->next_channel++ % MATCH_PML_CHANNELS);
     int ret;
 
-    ret = mca_match_base_channel_irecv_init(req->mr_desc.buf, req->mr_desc.count,
-                                            req->mr_desc.datatype, source, channel_tag,
-                                            state->comm, &req->mr_inner);
+    ret = MCA_PML_CALL(irecv_init(req->mr_desc.buf, req->mr_desc.count, req->mr_desc.datatype,
+                                  source, channel_tag, state->comm, &req->mr_inner));
     if (OMPI_SUCCESS == ret) {
         ret = match_pml_send_msg(state->comm, source, MATCH_PML_TAG_ACCEPT, channel_tag,
                                  offer_id);
@@ -379,10 +397,9 @@ static void match_pml_on_accept(match_pml_comm_t *state, int source, const match
         if (waiting->offer_id == msg->offer_id && req->mr_desc.peer == source) {
             opal_list_remove_item(&state->sending, &waiting->super);
             OBJ_RELEASE(waiting);
-            ret = mca_match_base_channel_isend_init(req->mr_desc.buf, req->mr_desc.count,
-                                                    req->mr_desc.datatype, source, msg->tag,
-                                                    req->mr_desc.mode, state->comm,
-                                                    &req->mr_inner);
+            ret = MCA_PML_CALL(isend_init(req->mr_desc.buf, req->mr_desc.count,
+                                          req->mr_desc.datatype, source, msg->tag,
+                                          req->mr_desc.mode, state->comm, &req->mr_inner));
             req->mr_peer = source;
             req->mr_tag = req->mr_desc.tag;
             mca_match_request_matched(req, ret);
@@ -530,8 +547,15 @@ int mca_match_pml_channel_fini(void)
     OBJ_DESTRUCT(&match_pml_sends);
     if (MPI_KEYVAL_INVALID != match_pml_keyval) {
         (void) ompi_attr_free_keyval(COMM_ATTR, &match_pml_keyval, false);
+        match_pml_keyval = MPI_KEYVAL_INVALID;
+    }
+    if (MPI_KEYVAL_INVALID != match_pml_self_keyval) {
         (void) ompi_attr_free_keyval(COMM_ATTR, &match_pml_self_keyval, false);
-        match_pml_keyval = match_pml_self_keyval = MPI_KEYVAL_INVALID;
+        match_pml_self_keyval = MPI_KEYVAL_INVALID;
+    }
+    if (match_pml_attr_ref) {
+        (void) ompi_attr_put_ref();
+        match_pml_attr_ref = false;
     }
     match_pml_ready = false;
     return OMPI_SUCCESS;

@@ -104,6 +104,7 @@ int ompi_queue_host_init(void)
     if (queue_host_ready) {
         return OMPI_SUCCESS;
     }
+    mca_match_owner_completed = ompi_queue_host_request_completed;
     queue_host_ready = true;
     return OMPI_SUCCESS;
 }
@@ -120,6 +121,7 @@ void ompi_queue_host_fini(void)
     free(queue_host_live);
     queue_host_live = NULL;
     queue_host_live_size = 0;
+    mca_match_owner_completed = NULL;
     queue_host_ready = false;
 }
 
@@ -141,12 +143,10 @@ int ompi_queue_check_requests(ompi_queue_t *queue, int count, ompi_request_t **r
         if (OMPI_SUCCESS != ompi_queue_check_one(queue, requests[i], is_wait, reason)) {
             return OMPI_ERR_REQUEST;
         }
-        for (int j = 0; j < i; ++j) {
-            if (requests[j] == requests[i]) {
-                *reason = "the same request appears twice";
-                return OMPI_ERR_REQUEST;
-            }
-        }
+    }
+    if (0 <= (*bad = mca_match_base_find_duplicate(count, requests))) {
+        *reason = "the same request appears twice";
+        return OMPI_ERR_REQUEST;
     }
     return OMPI_SUCCESS;
 }
@@ -189,13 +189,15 @@ static void queue_disown(ompi_request_t *req, bool all)
  * The engine
  */
 
-static int queue_start_now(int count, ompi_request_t **requests)
+/* start count requests in order; on failure *started says how many did */
+static int queue_start_now(int count, ompi_request_t **requests, int *started)
 {
     for (int i = 0; i < count; ++i) {
         ompi_request_t *req = requests[i];
         int ret = mca_match_request_is(req) ? mca_match_request_start_queued(1, &requests[i])
                                             : req->req_start(1, &requests[i]);
         if (OMPI_SUCCESS != ret) {
+            *started = i;
             return ret;
         }
     }
@@ -330,7 +332,8 @@ static int queue_advance(queue_host_t *host)
                 queue_release_context(host);
                 break;
             }
-            int ret = queue_start_now(entry->count, queue_entry_reqs(entry));
+            int started;
+            int ret = queue_start_now(entry->count, queue_entry_reqs(entry), &started);
             if (OMPI_SUCCESS != ret) {
                 host->error = ompi_errcode_get_mpi_code(ret);
                 host->stuck = true;
@@ -572,9 +575,14 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
         ret = queue_enqueue_triggered(host, queue, QUEUE_ENTRY_START, count, requests, NULL);
     } else if (queue_fifo_empty(host) && MPI_SUCCESS == host->error) {
         /* nothing before it: this is MPI_Start(all), no entry needed */
-        ret = queue_start_now(count, requests);
+        int started;
+        ret = queue_start_now(count, requests, &started);
         if (OMPI_SUCCESS != ret) {
-            host->error = ompi_errcode_get_mpi_code(ret);
+            /* reported by this call, as a triggered queue reports a start it
+             * cannot post: what did not start is the program's again (it
+             * can be freed or enqueued anew); what did start stays enqueued
+             * and is waited as usual */
+            queue_unown(count - started, requests + started, false);
         }
     } else {
         entry = queue_fifo_push(host, QUEUE_ENTRY_START, count, requests, NULL);
