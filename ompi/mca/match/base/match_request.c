@@ -55,6 +55,7 @@ OBJ_CLASS_INSTANCE(mca_match_request_t, ompi_request_t, match_request_construct,
 
 const ompi_request_start_fn_t mca_match_request_start_fn = match_request_start;
 mca_match_owner_completed_fn_t mca_match_owner_completed = NULL;
+opal_atomic_int32_t mca_match_requests_owned = 0;
 
 static void match_request_release(mca_match_request_t *req)
 {

@@ -130,10 +130,18 @@ static inline bool mca_match_request_queued(const ompi_request_t *request)
            && NULL != ((const mca_match_request_t *) request)->mr_queue;
 }
 
+/** How many matched requests a queue owns now, in the whole process: the
+ * array completion calls look at their requests only when some are. */
+OMPI_DECLSPEC extern opal_atomic_int32_t mca_match_requests_owned;
+
 /** The index of the first of count requests that a queue owns, or -1
  * (for the multi-request completion calls). */
 static inline int mca_match_request_first_queued(int count, ompi_request_t *const *requests)
 {
+    if (OPAL_LIKELY(0 == mca_match_requests_owned)) {
+        /* a program that uses no queue pays one load, not a pass */
+        return -1;
+    }
     for (int i = 0; i < count; ++i) {
         if (OPAL_UNLIKELY(mca_match_request_queued(requests[i]))) {
             return i;

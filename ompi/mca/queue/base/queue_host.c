@@ -157,6 +157,9 @@ static inline void queue_own(ompi_queue_t *queue, int count, ompi_request_t **re
     for (int i = 0; i < count; ++i) {
         mca_match_request_t *mr = queue_matched(requests[i]);
         if (NULL != mr) {
+            if (NULL == mr->mr_queue) {
+                (void) OPAL_THREAD_ADD_FETCH32(&mca_match_requests_owned, 1);
+            }
             mr->mr_queue = queue;
             if (is_wait) {
                 mr->mr_queue_waits++;
@@ -164,6 +167,14 @@ static inline void queue_own(ompi_queue_t *queue, int count, ompi_request_t **re
                 mr->mr_queue_starts++;
             }
         }
+    }
+}
+
+static inline void queue_release_owner(mca_match_request_t *mr)
+{
+    if (NULL != mr->mr_queue) {
+        (void) OPAL_THREAD_ADD_FETCH32(&mca_match_requests_owned, -1);
+        mr->mr_queue = NULL;
     }
 }
 
@@ -181,7 +192,7 @@ static void queue_disown(ompi_request_t *req, bool all)
     }
     if (0 >= mr->mr_queue_starts) {
         mr->mr_queue_starts = mr->mr_queue_waits = 0;
-        mr->mr_queue = NULL;
+        queue_release_owner(mr);
     }
 }
 
@@ -518,7 +529,7 @@ static void queue_unown(int count, ompi_request_t **requests, bool is_wait)
         if (is_wait) {
             mr->mr_queue_waits--;
         } else if (0 == --mr->mr_queue_starts) {
-            mr->mr_queue = NULL;
+            queue_release_owner(mr);
         }
     }
 }
