@@ -24,3 +24,36 @@ OMPI_QUEUE_OVERLAY_DIRS="config ompi opal"
 
 log() { printf '[ompi-queue] %s\n' "$*" >&2; }
 die() { printf '[ompi-queue] error: %s\n' "$*" >&2; exit 1; }
+
+# Pristine Open MPI 5.0.7 (no overlay, no patches), built by build-stock.sh for
+# comparisons against stock: the MPICH regression gate and the benchmarks.
+OMPI_STOCK_BUILD=${OMPI_STOCK_BUILD:-$OMPI_QUEUE_BUILD/stock}
+OMPI_STOCK_SRC=$OMPI_STOCK_BUILD/openmpi-$OMPI_VERSION
+OMPI_STOCK_PREFIX=${OMPI_STOCK_PREFIX:-$OMPI_STOCK_BUILD/install}
+
+# Configure arguments that the fork (build.sh) and stock (build-stock.sh)
+# share; each adds --prefix, and the fork --with-queue.
+ompi_common_config_args() {
+    printf '%s\n' --with-ucx --with-ofi \
+        --with-hwloc=external --with-libevent=external \
+        --with-pmix=internal --with-prrte=internal \
+        --disable-mpi-fortran --disable-oshmem \
+        --enable-mca-dso=accelerator-cuda,accelerator-rocm,btl-smcuda,rcache-gpusm,rcache-rgpusm
+    if [ -f /usr/local/cuda/include/cuda.h ]; then
+        printf '%s\n' --with-cuda=/usr/local/cuda
+    fi
+}
+
+# Open MPI's own CUDA components (accelerator/cuda, rcache/gpusm,
+# rcache/rgpusm, btl/smcuda) link libcuda and so cannot load where there is
+# no CUDA driver; stock Open MPI then prints a load error for each in every
+# process.  Keep those expected messages quiet in the install at $1; any
+# other load error shows.
+quiet_cuda_load_errors() {
+    local params=$1/etc/openmpi-mca-params.conf
+    local marker="# ompi-queue: quiet load errors of CUDA-linked components without a driver"
+    if [ -f "$params" ] && ! grep -qF "$marker" "$params"; then
+        printf '\n%s\nmca_base_component_show_load_errors = ^accelerator/cuda,rcache/gpusm,rcache/rgpusm,btl/smcuda\n' \
+            "$marker" >> "$params"
+    fi
+}
