@@ -115,15 +115,9 @@ if ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-autogen" "$autogen_hash"; then
 fi
 
 # 4. configure
-config_args=(--prefix="$PREFIX" --with-queue
-             --with-ucx --with-ofi
-             --with-hwloc=external --with-libevent=external
-             --with-pmix=internal --with-prrte=internal
-             --disable-mpi-fortran --disable-oshmem
-             --enable-mca-dso=accelerator-cuda,accelerator-rocm,btl-smcuda,rcache-gpusm,rcache-rgpusm)
-if [ -f /usr/local/cuda/include/cuda.h ]; then
-    config_args+=(--with-cuda=/usr/local/cuda)
-fi
+# the arguments stock shares (common.sh), so that the two builds never drift
+mapfile -t common_args < <(ompi_common_config_args)
+config_args=(--prefix="$PREFIX" --with-queue "${common_args[@]}")
 # shellcheck disable=SC2206
 config_args+=(${CONFIGURE_EXTRA:-})
 config_hash=$(printf '%s\n' "${config_args[@]}" | hash_of)
@@ -144,14 +138,5 @@ t0=$SECONDS
 (cd "$OMPI_QUEUE_SRC" && PATH=/usr/lib/ccache:$PATH make -j"$jobs" install > "$OMPI_QUEUE_BUILD/make.log" 2>&1) \
     || { grep -E -B2 -A6 'error:|Error [0-9]' "$OMPI_QUEUE_BUILD/make.log" | tail -60; die "make failed (log: $OMPI_QUEUE_BUILD/make.log)"; }
 
-# Open MPI's own CUDA components (accelerator/cuda, rcache/gpusm,
-# rcache/rgpusm, btl/smcuda) link libcuda and so cannot load where there is
-# no CUDA driver; stock Open MPI then prints a load error for each in every
-# process.  Keep those expected messages quiet; any other load error shows.
-params=$PREFIX/etc/openmpi-mca-params.conf
-marker="# ompi-queue: quiet load errors of CUDA-linked components without a driver"
-if [ -f "$params" ] && ! grep -qF "$marker" "$params"; then
-    printf '\n%s\nmca_base_component_show_load_errors = ^accelerator/cuda,rcache/gpusm,rcache/rgpusm,btl/smcuda\n' \
-        "$marker" >> "$params"
-fi
+quiet_cuda_load_errors "$PREFIX"
 log "installed in $PREFIX ($((SECONDS - t0)) s)"
