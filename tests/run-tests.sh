@@ -10,7 +10,7 @@
 # The test command: builds the fork if needed, then runs
 #   - the script checks tests/check_*.sh (repository and install checks),
 #   - every multi-rank test of tests/tests.list with the installed mpirun,
-#     over ob1 (shared memory) and over UCX,
+#     over ob1 (shared memory; tcp where a line names ob1tcp) and over UCX,
 # and ends with the line "N passed, N failed" (exit 1 on any failure).
 # Each case runs once: a case that failed once has failed.  A case that
 # cannot run here prints SKIP and is not counted as passed; a failure listed
@@ -41,6 +41,7 @@ RUN_TIMEOUT=$((QTEST_TIMEOUT + 30))
 
 declare -A TRANSPORT=(
     [ob1]="--mca pml ob1 --mca btl self,sm"
+    [ob1tcp]="--mca pml ob1 --mca btl self,tcp"
     [ucx]="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
 )
 
