@@ -31,6 +31,15 @@ extern "C" {
 #define OMPI_HAVE_MPI_QUEUE 1
 
 /*
+ * MPI_REQUEST_EMPTY: a request that completed inside the call that returned
+ * it (docs/man/MPI_REQUEST_EMPTY.3.md).  OMPI_HAVE_MPI_REQUEST_EMPTY lets
+ * portable code test for it.
+ */
+OMPI_DECLSPEC extern struct ompi_predefined_request_t ompi_mpi_request_empty;
+#define MPI_REQUEST_EMPTY OMPI_PREDEFINED_GLOBAL(MPI_Request, ompi_mpi_request_empty)
+#define OMPI_HAVE_MPI_REQUEST_EMPTY 1
+
+/*
  * Queue handle
  */
 typedef struct ompi_queue_t *MPI_Queue;
