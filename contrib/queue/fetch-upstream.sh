@@ -39,36 +39,8 @@ fi
 
 command -v apt-get >/dev/null || die "no apt-get: download Open MPI $OMPI_VERSION yourself and set OMPI_TARBALL"
 
-# The archive URIs this machine already uses for Debian's main suite, from
-# deb822 .sources files and from one-line sources.list files.
-debian_uris() {
-    local f
-    for f in /etc/apt/sources.list.d/*.sources; do
-        [ -f "$f" ] || continue
-        awk 'BEGIN { RS = ""; FS = "\n" }
-             {
-                 types = ""; uris = ""; suites = ""
-                 for (i = 1; i <= NF; i++) {
-                     if ($i ~ /^Types:/)  { types = $i }
-                     if ($i ~ /^URIs:/)   { uris = $i }
-                     if ($i ~ /^Suites:/) { suites = $i }
-                 }
-                 if (types ~ /deb/ && suites !~ /-security/ && uris != "") {
-                     sub(/^URIs:[ \t]*/, "", uris); print uris
-                 }
-             }' "$f"
-    done
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -f "$f" ] || continue
-        awk '$1 == "deb" || $1 == "deb-src" {
-                 for (i = 2; i <= NF; i++) { if ($i !~ /^\[/ && $i !~ /\]$/) { break } }
-                 if ($(i + 1) !~ /-security/ && $i ~ /debian\/?$/) { print $i }
-             }' "$f"
-    done
-}
-
-uris=$(debian_uris | tr ' ' '\n' | grep -E '/debian/?$' | sort -u | paste -sd' ')
-[ -n "$uris" ] || die "found no Debian archive URI in /etc/apt sources; set OMPI_TARBALL instead"
+# The archive URIs this machine already uses for Debian's main suites.
+uris=$(bash "$OMPI_QUEUE_ROOT/contrib/queue/debian-uris.sh") || die "set OMPI_TARBALL instead"
 
 SUDO=""
 [ "$(id -u)" = "0" ] || SUDO=sudo

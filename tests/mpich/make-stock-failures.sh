@@ -1,0 +1,57 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# Writes tests/mpich/stock-failures.txt: the cases of the MPICH subset that
+# fail on pristine Open MPI 5.0.7, which `make check-mpich` then does not
+# count against the fork.  Builds stock first (contrib/queue/build-stock.sh,
+# nothing to do when it is installed).
+#
+# Usage: tests/mpich/make-stock-failures.sh
+# Each case runs once per run.  A case that fails on stock only now and then
+# may pass in every stock run and then fail once on the fork: that counts
+# as a regression (it is one, as far as this gate can tell); run stock more
+# than once (MPICH_STOCK_RUNS) to list such cases.
+# Environment: MPICH_STOCK_RUNS (default 1): run the subset that many times
+# and list every case that failed in any run; those of run-mpich.sh.
+
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../../contrib/queue/common.sh"
+cd "$OMPI_QUEUE_ROOT" || exit 1
+
+runs=${MPICH_STOCK_RUNS:-1}
+stock=$(bash contrib/queue/build-stock.sh) || die "stock Open MPI did not build"
+out=tests/mpich/stock-failures.txt
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+t0=$SECONDS
+
+failed_any=$(mktemp)
+for r in $(seq "$runs"); do
+    results=$OMPI_QUEUE_BUILD/mpich-tests/stock-results.$r.txt
+    log "stock run $r of $runs"
+    bash tests/mpich/run-mpich.sh "$stock" "$results"
+    grep -v ' PASS$' "$results" >> "$failed_any"
+done
+total=$(grep -c . "$results")
+# one line per case (the verdict of its first failing run), in run order
+nfail=$(awk '!seen[$1 " " $2]++' "$failed_any" | tee "$failed_any.u" | grep -c .)
+
+{
+    sed -n '/^# Copyright/,/^# \$HEADER\$/p' tests/mpich/subset.txt
+    echo "#"
+    echo "# Cases of the MPICH subset (tests/mpich/subset.txt) that fail on pristine"
+    echo "# Open MPI 5.0.7 (contrib/queue/build-stock.sh), one \"NAME NP VERDICT\" a line."
+    echo "# make check-mpich counts a fork failure only when its case is not here."
+    echo "#"
+    echo "# made by:  bash tests/mpich/make-stock-failures.sh${MPICH_STOCK_RUNS:+  (MPICH_STOCK_RUNS=$runs)}"
+    echo "# on:       $started, $runs run(s), $(( (SECONDS - t0) / 60 )) min, $(nproc) cores"
+    echo "# stock: $((total - nfail)) passed, $nfail failed"
+    cat "$failed_any.u"
+} > "$out"
+rm -f "$failed_any" "$failed_any.u"
+log "wrote $out: stock $((total - nfail)) passed, $nfail failed"

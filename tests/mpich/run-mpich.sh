@@ -1,0 +1,123 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# Builds the MPICH test subset (tests/mpich/subset.txt) against the Open MPI
+# installed at PREFIX, runs every case with that install's mpirun over ob1
+# and shared memory, and writes RESULTS: one line "NAME NP VERDICT" per case,
+# VERDICT being PASS, FAIL or TIMEOUT.  Ends with "N passed, N failed".
+#
+# Usage: tests/mpich/run-mpich.sh PREFIX RESULTS [NAME-PATTERN]
+#
+# A case passes as with MPICH's runtests: mpirun exits 0, the output has a
+# line "No Errors", and every other line is "Test Passed" (any other output
+# fails it).  Each case runs once: a case that failed once has failed.  A
+# case listed as TIMEOUT in MPICH_TEST_KNOWN (a results file: the stock
+# failures) gets MPICH_TEST_KNOWN_TIMEOUT seconds only, since it cannot
+# count against the install either way.
+# RESULTS.times gets "NAME NP SECONDS VERDICT" for each case.
+# Environment: MPICH_TEST_TIMEOUT (seconds per run, default 60),
+# MPICH_TEST_KNOWN_TIMEOUT (default 10), MPICH_TEST_MAXNP (default 4), MPICH_TEST_KNOWN, MAKE_JOBS.
+
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../../contrib/queue/common.sh"
+
+prefix=${1:?usage: run-mpich.sh PREFIX RESULTS [NAME-PATTERN]}
+results=${2:?usage: run-mpich.sh PREFIX RESULTS [NAME-PATTERN]}
+pattern=${3:-*}
+timeout_s=${MPICH_TEST_TIMEOUT:-60}
+known_timeout_s=${MPICH_TEST_KNOWN_TIMEOUT:-10}
+known=${MPICH_TEST_KNOWN:-/dev/null}
+
+[ -x "$prefix/bin/mpirun" ] || die "no $prefix/bin/mpirun"
+prefix=$(cd "$prefix" && pwd)
+if [ "$(id -u)" = "0" ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+# the programs print failures themselves and exit 0; runtests' convention
+unset MPITEST_RETURN_WITH_CODE
+
+t0=$SECONDS
+obj=$(bash "$OMPI_QUEUE_ROOT/tests/mpich/build-suite.sh" "$prefix") || die "the MPICH tests did not build"
+src=$OMPI_QUEUE_BUILD/mpich-tests/mpi
+build_s=$((SECONDS - t0))
+
+logdir=$obj/logs
+rm -rf "$logdir"
+mkdir -p "$logdir" "$(dirname "$results")"
+: > "$results"
+: > "$results.times"
+
+verdict_of() {   # exit-status log -> PASS | FAIL | TIMEOUT
+    if [ "$1" = 124 ] || [ "$1" = 137 ]; then
+        echo TIMEOUT
+    elif [ "$1" = 0 ] && grep -Eq '^[[:space:]]*No [Ee]rrors[[:space:]]*$' "$2" \
+        && ! grep -Evq '^[[:space:]]*(No [Ee]rrors|Test Passed)[[:space:]]*$|FORTRAN STOP' "$2"; then
+        echo PASS
+    else
+        echo FAIL
+    fi
+}
+
+known_as() {   # name np -> the verdict MPICH_TEST_KNOWN lists, or nothing
+    awk -v k="$1 $2" '!/^#/ && $1 " " $2 == k { print $3; exit }' "$known"
+}
+
+run_case() {   # log seconds np dir prog env args
+    local log=$1 limit=$2 np=$3 dir=$4 prog=$5 env=$6 args=$7
+    [ "$env" = - ] && env=""
+    [ "$args" = - ] && args=""
+    if [ ! -x "$obj/$dir/$prog" ]; then
+        echo "$obj/$dir/$prog was not built (see $obj/make.log)" > "$log"
+        return 1
+    fi
+    # shellcheck disable=SC2086
+    (cd "$obj/$dir" && env $env timeout -k 5 "$limit" "$prefix/bin/mpirun" --oversubscribe \
+        -n "$np" --mca pml ob1 --mca btl self,sm ./"$prog" $args) > "$log" 2>&1 < /dev/null
+    local rc=$? p
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+        # ranks left behind by a killed mpirun would slow every later case
+        for p in $(pgrep -x "${prog:0:15}"); do
+            [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$obj/$dir/$prog" ] && kill -9 "$p" 2>/dev/null
+        done
+    fi
+    return "$rc"
+}
+
+passed=0
+failed=0
+skipped=0
+n=0
+t1=$SECONDS
+while IFS=$'\t' read -r kind name np dir prog env args; do
+    # shellcheck disable=SC2053
+    [[ "$name" == $pattern ]] || continue
+    if [ "$kind" = SKIP ]; then
+        skipped=$((skipped + 1))
+        continue
+    fi
+    n=$((n + 1))
+    log=$logdir/$(printf '%03d' "$n")-$(printf '%s' "$name" | tr -c 'A-Za-z0-9_.=+-' '_' | cut -c1-100).$np.log
+    was=$(known_as "$name" "$np")
+    limit=$timeout_s
+    [ "$was" = TIMEOUT ] && limit=$known_timeout_s
+    t=$SECONDS
+    run_case "$log" "$limit" "$np" "$dir" "$prog" "$env" "$args"
+    v=$(verdict_of $? "$log")
+    echo "$name $np $v" >> "$results"
+    echo "$name $np $((SECONDS - t)) $v" >> "$results.times"
+    case "$v" in
+    PASS) passed=$((passed + 1)) ;;
+    *)    failed=$((failed + 1))
+          echo "$v $name $np (${was:+fails on stock too; }log: $log)" ;;
+    esac
+done < <(bash "$OMPI_QUEUE_ROOT/tests/mpich/list-cases.sh" "$obj" "$src")
+
+echo "mpich subset against $prefix: build ${build_s}s, run $((SECONDS - t1))s, $skipped skipped (not counted)"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
