@@ -1,0 +1,370 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Tokens: what each kind of deferred operation does when the executor starts
+ * it and when its internal requests complete.  One row per kind in
+ * graphs_op_table; the _def bindings only check and capture arguments.
+ */
+
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "opal/mca/threads/mutex.h"
+#include "ompi/mca/coll/coll.h"
+#include "opal/mca/mpool/mpool.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/mpiext/graphs/c/graphs.h"
+
+static void token_construct(ompi_mpix_token_t *token)
+{
+    token->magic = GRAPHS_TOKEN_MAGIC;
+    token->kind = GRAPHS_OP_MAX;
+    token->comm = NULL;
+    memset(&token->a, 0, sizeof(token->a));
+}
+
+static void token_destruct(ompi_mpix_token_t *token)
+{
+    switch (token->kind) {
+    case GRAPHS_OP_SEND:
+    case GRAPHS_OP_RECV:
+        OBJ_RELEASE(token->a.p2p.dtype);
+        break;
+    case GRAPHS_OP_SENDRECV:
+        OBJ_RELEASE(token->a.sr.send.dtype);
+        OBJ_RELEASE(token->a.sr.recv.dtype);
+        break;
+    case GRAPHS_OP_BCAST:
+    case GRAPHS_OP_REDUCE:
+    case GRAPHS_OP_ALLREDUCE:
+        OBJ_RELEASE(token->a.coll.dtype);
+        if (NULL != token->a.coll.op) {
+            OBJ_RELEASE(token->a.coll.op);
+        }
+        break;
+    case GRAPHS_OP_ALLOC_MEM:
+        if (NULL != token->a.mem.info) {
+            OBJ_RELEASE(token->a.mem.info);
+        }
+        break;
+    default:
+        break;
+    }
+    if (NULL != token->comm) {
+        OBJ_RELEASE(token->comm);
+    }
+    token->magic = GRAPHS_DEAD_MAGIC;
+}
+
+OBJ_CLASS_INSTANCE(ompi_mpix_token_t, opal_object_t, token_construct, token_destruct);
+
+ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
+{
+    ompi_mpix_token_t *token = OBJ_NEW(ompi_mpix_token_t);
+
+    if (NULL != token) {
+        token->kind = kind;
+        if (NULL != comm) {
+            OBJ_RETAIN(comm);
+            token->comm = comm;
+        }
+    }
+    return token;
+}
+
+/*
+ * Handles given up by the program stay allocated in a ring of this many
+ * before their memory can be reused, so that a stale handle reads a cleared
+ * marker rather than someone else's object.
+ */
+#define GRAPHS_RETIRE_DEPTH 256
+
+static opal_object_t *graphs_retired[GRAPHS_RETIRE_DEPTH];
+static unsigned graphs_retired_next = 0;
+static opal_mutex_t graphs_retire_lock = OPAL_MUTEX_STATIC_INIT;
+
+void graphs_retire(opal_object_t *obj, volatile uint32_t *magic)
+{
+    opal_object_t *old;
+
+    *magic = GRAPHS_DEAD_MAGIC;
+    OPAL_THREAD_LOCK(&graphs_retire_lock);
+    old = graphs_retired[graphs_retired_next];
+    graphs_retired[graphs_retired_next] = obj;
+    graphs_retired_next = (graphs_retired_next + 1) % GRAPHS_RETIRE_DEPTH;
+    OPAL_THREAD_UNLOCK(&graphs_retire_lock);
+    if (NULL != old) {
+        OBJ_RELEASE(old);
+    }
+}
+
+void graphs_retire_flush(void)
+{
+    for (int i = 0; i < GRAPHS_RETIRE_DEPTH; ++i) {
+        if (NULL != graphs_retired[i]) {
+            OBJ_RELEASE(graphs_retired[i]);
+            graphs_retired[i] = NULL;
+        }
+    }
+    graphs_retired_next = 0;
+}
+
+/*
+ * Run time of each kind.  start: as in ompi_queue_exec_op_ops_t (internal
+ * requests out, or 0 of them when done in the call); finish: collect the
+ * results and release the requests.  Failures are captured as the
+ * operation's error: no error handler is called.
+ */
+
+static int op_start_send(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    graphs_p2p_args_t *p = &t->a.p2p;
+    int rc;
+
+    if (MPI_PROC_NULL == p->peer) {
+        return MPI_SUCCESS;
+    }
+    rc = MCA_PML_CALL(isend(p->buf, p->count, p->dtype, p->peer, p->tag,
+                            MCA_PML_BASE_SEND_STANDARD, t->comm, &reqs[0]));
+    if (OMPI_SUCCESS != rc) {
+        return ompi_errcode_get_mpi_code(rc);
+    }
+    *nreqs = 1;
+    return MPI_SUCCESS;
+}
+
+static void op_proc_null_status(ompi_status_public_t *status)
+{
+    if (MPI_STATUS_IGNORE != status) {
+        status->MPI_SOURCE = MPI_PROC_NULL;
+        status->MPI_TAG = MPI_ANY_TAG;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->_ucount = 0;
+        status->_cancelled = 0;
+    }
+}
+
+static int op_start_recv(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    graphs_p2p_args_t *p = &t->a.p2p;
+    int rc;
+
+    if (MPI_PROC_NULL == p->peer) {
+        op_proc_null_status(p->status);
+        return MPI_SUCCESS;
+    }
+    rc = MCA_PML_CALL(irecv(p->buf, p->count, p->dtype, p->peer, p->tag, t->comm, &reqs[0]));
+    if (OMPI_SUCCESS != rc) {
+        return ompi_errcode_get_mpi_code(rc);
+    }
+    *nreqs = 1;
+    return MPI_SUCCESS;
+}
+
+static int op_start_sendrecv(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    graphs_p2p_args_t *s = &t->a.sr.send, *r = &t->a.sr.recv;
+    int rc, n = 0;
+
+    /* as MPI_Isendrecv: the receive first */
+    if (MPI_PROC_NULL != r->peer) {
+        rc = MCA_PML_CALL(irecv(r->buf, r->count, r->dtype, r->peer, r->tag, t->comm, &reqs[0]));
+        if (OMPI_SUCCESS != rc) {
+            return ompi_errcode_get_mpi_code(rc);
+        }
+        n = 1;
+    } else {
+        op_proc_null_status(r->status);
+    }
+    if (MPI_PROC_NULL != s->peer) {
+        rc = MCA_PML_CALL(isend(s->buf, s->count, s->dtype, s->peer, s->tag,
+                                MCA_PML_BASE_SEND_STANDARD, t->comm, &reqs[n]));
+        if (OMPI_SUCCESS != rc) {
+            if (1 == n) {
+                /* the receive cannot be left behind: cancel and reap it */
+                (void) ompi_request_cancel(reqs[0]);
+                (void) ompi_request_wait(&reqs[0], MPI_STATUS_IGNORE);
+            }
+            return ompi_errcode_get_mpi_code(rc);
+        }
+        n++;
+    }
+    *nreqs = n;
+    return MPI_SUCCESS;
+}
+
+static int op_start_coll(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    ompi_communicator_t *comm = t->comm;
+    int rc;
+
+    switch (t->kind) {
+    case GRAPHS_OP_BARRIER:
+        rc = comm->c_coll->coll_ibarrier(comm, &reqs[0], comm->c_coll->coll_ibarrier_module);
+        break;
+    case GRAPHS_OP_BCAST:
+        rc = comm->c_coll->coll_ibcast(t->a.coll.rbuf, t->a.coll.count, t->a.coll.dtype,
+                                       t->a.coll.root, comm, &reqs[0],
+                                       comm->c_coll->coll_ibcast_module);
+        break;
+    case GRAPHS_OP_REDUCE:
+        rc = comm->c_coll->coll_ireduce(t->a.coll.sbuf, t->a.coll.rbuf, t->a.coll.count,
+                                        t->a.coll.dtype, t->a.coll.op, t->a.coll.root, comm,
+                                        &reqs[0], comm->c_coll->coll_ireduce_module);
+        break;
+    default:
+        rc = comm->c_coll->coll_iallreduce(t->a.coll.sbuf, t->a.coll.rbuf, t->a.coll.count,
+                                           t->a.coll.dtype, t->a.coll.op, comm, &reqs[0],
+                                           comm->c_coll->coll_iallreduce_module);
+        break;
+    }
+    if (OMPI_SUCCESS != rc) {
+        return ompi_errcode_get_mpi_code(rc);
+    }
+    *nreqs = 1;
+    return MPI_SUCCESS;
+}
+
+static int op_start_callback(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    /* outside a graph the callback gets MPIX_GRAPH_NULL (D42) */
+    return t->a.cb.fn(MPIX_GRAPH_NULL, t->a.cb.extra_state);
+}
+
+static int op_start_copy(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    if (0 < t->a.copy.size) {
+        memcpy(t->a.copy.dst, t->a.copy.src, (size_t) t->a.copy.size);
+    }
+    return MPI_SUCCESS;
+}
+
+static int op_start_alloc(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    void *base;
+
+    (void) reqs;
+    (void) nreqs;
+    /* what MPI_Alloc_mem does */
+    base = mca_mpool_base_alloc((size_t) t->a.mem.size, t->a.mem.info, NULL);
+    if (NULL == base && 0 < t->a.mem.size) {
+        return MPI_ERR_NO_MEM;
+    }
+    memcpy(t->a.mem.baseptr, &base, sizeof(void *));
+    return MPI_SUCCESS;
+}
+
+static int op_start_free(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    if (NULL == t->a.mem.baseptr) {
+        return MPI_SUCCESS;
+    }
+    return (OMPI_SUCCESS == mca_mpool_base_free(t->a.mem.baseptr)) ? MPI_SUCCESS : MPI_ERR_BASE;
+}
+
+/* release every request, return the first error among them */
+static int op_finish_reqs(ompi_request_t **reqs, int nreqs)
+{
+    int err = MPI_SUCCESS;
+
+    for (int r = 0; r < nreqs; ++r) {
+        if (MPI_SUCCESS == err) {
+            err = reqs[r]->req_status.MPI_ERROR;
+        }
+        (void) ompi_request_free(&reqs[r]);
+    }
+    return err;
+}
+
+static int op_finish_recv(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
+{
+    if (MPI_STATUS_IGNORE != t->a.p2p.status) {
+        OMPI_COPY_STATUS(t->a.p2p.status, reqs[0]->req_status, false);
+    }
+    return op_finish_reqs(reqs, nreqs);
+}
+
+static int op_finish_sendrecv(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
+{
+    if (MPI_PROC_NULL != t->a.sr.recv.peer && MPI_STATUS_IGNORE != t->a.sr.recv.status) {
+        OMPI_COPY_STATUS(t->a.sr.recv.status, reqs[0]->req_status, false);
+    }
+    return op_finish_reqs(reqs, nreqs);
+}
+
+static int op_finish_plain(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
+{
+    (void) t;
+    return op_finish_reqs(reqs, nreqs);
+}
+
+typedef struct {
+    int (*start)(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs);
+    int (*finish)(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs);
+    uint16_t flags;  /**< OMPI_QUEUE_EXEC_BLOCKING for blocking-only operations */
+} graphs_op_desc_t;
+
+static const graphs_op_desc_t graphs_op_table[GRAPHS_OP_MAX] = {
+    [GRAPHS_OP_SEND] = {op_start_send, op_finish_plain, 0},
+    [GRAPHS_OP_RECV] = {op_start_recv, op_finish_recv, 0},
+    [GRAPHS_OP_SENDRECV] = {op_start_sendrecv, op_finish_sendrecv, 0},
+    [GRAPHS_OP_BARRIER] = {op_start_coll, op_finish_plain, 0},
+    [GRAPHS_OP_BCAST] = {op_start_coll, op_finish_plain, 0},
+    [GRAPHS_OP_REDUCE] = {op_start_coll, op_finish_plain, 0},
+    [GRAPHS_OP_ALLREDUCE] = {op_start_coll, op_finish_plain, 0},
+    [GRAPHS_OP_CALLBACK] = {op_start_callback, op_finish_plain, 0},
+    [GRAPHS_OP_COPY_MEM] = {op_start_copy, op_finish_plain, 0},
+    [GRAPHS_OP_ALLOC_MEM] = {op_start_alloc, op_finish_plain, 0},
+    [GRAPHS_OP_FREE_MEM] = {op_start_free, op_finish_plain, 0},
+};
+
+static int token_exec_start(void *op, ompi_request_t **reqs, int *nreqs)
+{
+    ompi_mpix_token_t *t = (ompi_mpix_token_t *) op;
+    *nreqs = 0;
+    return graphs_op_table[t->kind].start(t, reqs, nreqs);
+}
+
+static int token_exec_finish(void *op, ompi_request_t **reqs, int nreqs)
+{
+    ompi_mpix_token_t *t = (ompi_mpix_token_t *) op;
+    return graphs_op_table[t->kind].finish(t, reqs, nreqs);
+}
+
+static void token_exec_release(void *op)
+{
+    ompi_mpix_token_t *t = (ompi_mpix_token_t *) op;
+    OBJ_RELEASE(t);
+}
+
+const ompi_queue_exec_op_ops_t graphs_token_exec_ops = {
+    .start = token_exec_start,
+    .finish = token_exec_finish,
+    .release = token_exec_release,
+};
+
+int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
+{
+    OBJ_RETAIN(token);
+    if (0 > ompi_queue_exec_add(exec, &graphs_token_exec_ops, token,
+                                graphs_op_table[token->kind].flags, 0, NULL, true)) {
+        OBJ_RELEASE(token);
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
