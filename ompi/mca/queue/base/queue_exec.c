@@ -254,6 +254,49 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
     return events;
 }
 
+int ompi_queue_exec_run_now(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t *ops, void *op)
+{
+    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    int nreqs = 0, rc, idx;
+
+    rc = ops->start(op, reqs, &nreqs);
+    if (MPI_SUCCESS == rc && 0 < nreqs) {
+        bool complete = true;
+        for (int r = 0; r < nreqs; ++r) {
+            complete = complete && REQUEST_COMPLETE(reqs[r]);
+        }
+        if (!complete) {
+            idx = ompi_queue_exec_add(exec, ops, op, 0, 0, NULL, false);
+            if (0 <= idx) {
+                ompi_queue_exec_node_t *node = &exec->nodes[idx];
+                for (int r = 0; r < nreqs; ++r) {
+                    node->reqs[r] = reqs[r];
+                }
+                node->nreqs = (uint8_t) nreqs;
+                node->state = OMPI_QUEUE_EXEC_RUNNING;
+                exec->running++;
+                return 0;
+            }
+            /* no room to track it: wait for it here, and fail */
+            for (int r = 0; r < nreqs; ++r) {
+                (void) ompi_request_wait_completion(reqs[r]);
+            }
+            (void) ops->finish(op, reqs, nreqs);
+            rc = MPI_ERR_NO_MEM;
+        } else {
+            rc = ops->finish(op, reqs, nreqs);
+        }
+    }
+    if (MPI_SUCCESS != rc && MPI_SUCCESS == exec->error) {
+        exec->error = rc;
+        exec->error_node = (int) (exec->retired + (uint64_t) exec->nnodes);
+    }
+    /* counted as a node done and dropped */
+    exec->retired++;
+    ops->release(op);
+    return 1;
+}
+
 int ompi_queue_exec_activate(ompi_queue_exec_t *exec)
 {
     OPAL_THREAD_LOCK(&exec_active_lock);

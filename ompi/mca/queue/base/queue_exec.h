@@ -152,6 +152,26 @@ OMPI_DECLSPEC int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_
                                       bool fifo);
 
 /**
+ * Fast path of a node that may start at once (nothing pending in the
+ * execution, no failure, not paused, not blocking-only): start it in the
+ * caller.  If it completes in the call no node is made (the operation is
+ * released, the done count advances, a failure is recorded); otherwise it
+ * becomes a running node, as if appended and started by advance.  Lock held
+ * by the caller.
+ *
+ * @return 1: completed in the call (failed or not); 0: running
+ */
+OMPI_DECLSPEC int ompi_queue_exec_run_now(ompi_queue_exec_t *exec,
+                                          const ompi_queue_exec_op_ops_t *ops, void *op);
+
+/** Whether ompi_queue_exec_run_now may be used now. */
+static inline bool ompi_queue_exec_idle(const ompi_queue_exec_t *exec)
+{
+    return exec->lo == exec->nnodes && 0 == exec->running && MPI_SUCCESS == exec->error
+           && !exec->paused && !exec->advancing;
+}
+
+/**
  * Start what the dependencies allow, retire what completed.  Lock held by
  * the caller.
  *

@@ -126,6 +126,9 @@ void graphs_retire(opal_object_t *obj, volatile uint32_t *magic);
 /** Release every retired handle (finalization). */
 void graphs_retire_flush(void);
 
+/** The token may start at once in the caller (ompi_queue_exec_run_now). */
+bool graphs_token_fast(const ompi_mpix_token_t *token);
+
 /** Load a token into an execution as its nodes (a single operation today;
  * a graph token expands into its nodes and edges, issue 16). */
 int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token);
@@ -172,6 +175,9 @@ bool graphs_request_is(ompi_request_t *req);
  */
 int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persistent,
                           graphs_request_t **out);
+
+/** Release the execution requests kept for reuse (finalization). */
+void graphs_request_cache_flush(void);
 
 /** Run one execution of token to completion in this thread (MPIX_Execute). */
 int graphs_execute_blocking(ompi_mpix_token_t *token);

@@ -166,6 +166,43 @@ static void graphs_request_set_status(graphs_request_t *req)
     req->last_op = MPIX_DEP_NONE;
 }
 
+/*
+ * Execution requests given back are kept for reuse (with their node array),
+ * up to this many: an MPIX_Iexecute per message would otherwise pay for an
+ * object construction, two allocations and their frees every time.
+ */
+#define GRAPHS_REQUEST_CACHE 64
+
+static graphs_request_t *graphs_request_cache[GRAPHS_REQUEST_CACHE];
+static int graphs_request_cached = 0;
+static opal_mutex_t graphs_request_cache_lock = OPAL_MUTEX_STATIC_INIT;
+
+static graphs_request_t *graphs_request_get(void)
+{
+    graphs_request_t *req = NULL;
+
+    if (0 < graphs_request_cached) {
+        OPAL_THREAD_LOCK(&graphs_request_cache_lock);
+        if (0 < graphs_request_cached) {
+            req = graphs_request_cache[--graphs_request_cached];
+        }
+        OPAL_THREAD_UNLOCK(&graphs_request_cache_lock);
+    }
+    if (NULL == req) {
+        return OBJ_NEW(graphs_request_t);
+    }
+    req->kind = GRAPHS_REQ_EXEC;
+    req->loc_type = MPIX_LOC_INPLACE;
+    req->completed = false;
+    req->user_freed = false;
+    req->error_kept = false;
+    req->last_error = MPI_SUCCESS;
+    req->last_op = MPIX_DEP_NONE;
+    req->stream = NULL;
+    req->target = 0;
+    return req;
+}
+
 static void graphs_request_release(graphs_request_t *req, bool deferred)
 {
     if (deferred) {
@@ -174,7 +211,33 @@ static void graphs_request_release(graphs_request_t *req, bool deferred)
         graphs_location_release(req->loc_type);
     }
     OMPI_REQUEST_FINI(&req->super);
+    if (GRAPHS_REQ_EXEC == req->kind && graphs_request_cached < GRAPHS_REQUEST_CACHE) {
+        ompi_queue_exec_reset(&req->exec);
+        if (NULL != req->token) {
+            OBJ_RELEASE(req->token);
+            req->token = NULL;
+        }
+        OPAL_THREAD_LOCK(&graphs_request_cache_lock);
+        if (graphs_request_cached < GRAPHS_REQUEST_CACHE) {
+            graphs_request_cache[graphs_request_cached++] = req;
+            req = NULL;
+        }
+        OPAL_THREAD_UNLOCK(&graphs_request_cache_lock);
+        if (NULL == req) {
+            return;
+        }
+    }
     OBJ_RELEASE(req);
+}
+
+void graphs_request_cache_flush(void)
+{
+    OPAL_THREAD_LOCK(&graphs_request_cache_lock);
+    while (0 < graphs_request_cached) {
+        graphs_request_t *req = graphs_request_cache[--graphs_request_cached];
+        OBJ_RELEASE(req);
+    }
+    OPAL_THREAD_UNLOCK(&graphs_request_cache_lock);
 }
 
 /* exec lock not held: the execution completed; complete the request */
@@ -215,8 +278,12 @@ static int graphs_request_launch(graphs_request_t *req)
     req->error_kept = false;
     OPAL_THREAD_LOCK(&req->exec.lock);
     ompi_queue_exec_reset(&req->exec);
-    ret = graphs_exec_load(&req->exec, req->token);
-    if (MPI_SUCCESS != ret) {
+    if (graphs_token_fast(req->token)) {
+        /* one operation and nothing before it: start it here, no node
+         * unless it is still running */
+        OBJ_RETAIN(req->token);
+        (void) ompi_queue_exec_run_now(&req->exec, &graphs_token_exec_ops, req->token);
+    } else if (MPI_SUCCESS != (ret = graphs_exec_load(&req->exec, req->token))) {
         req->exec.error = ret;
     } else {
         (void) ompi_queue_exec_advance(&req->exec, false);
@@ -238,7 +305,7 @@ static int graphs_request_launch(graphs_request_t *req)
 int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persistent,
                           graphs_request_t **out)
 {
-    graphs_request_t *req = OBJ_NEW(graphs_request_t);
+    graphs_request_t *req = graphs_request_get();
 
     if (NULL == req) {
         return MPI_ERR_NO_MEM;

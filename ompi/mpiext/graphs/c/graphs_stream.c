@@ -111,6 +111,19 @@ int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token)
         OPAL_THREAD_UNLOCK(&stream->exec.lock);
         return MPIX_ERR_STREAM_FAILED;
     }
+    if (ompi_queue_exec_idle(&stream->exec) && graphs_token_fast(token)) {
+        /* nothing before it: start it here; it becomes a node only if it
+         * is still running */
+        OBJ_RETAIN(token);
+        if (0 == ompi_queue_exec_run_now(&stream->exec, &graphs_token_exec_ops, token)
+            && OMPI_SUCCESS != stream_kick(stream)) {
+            ret = MPI_ERR_NO_MEM;
+        } else {
+            ret = MPI_SUCCESS;
+        }
+        OPAL_THREAD_UNLOCK(&stream->exec.lock);
+        return ret;
+    }
     ret = graphs_exec_load(&stream->exec, token);
     if (MPI_SUCCESS == ret && !stream->exec.paused) {
         if (OMPI_SUCCESS != stream_kick(stream)) {

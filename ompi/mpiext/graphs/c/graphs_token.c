@@ -358,6 +358,13 @@ const ompi_queue_exec_op_ops_t graphs_token_exec_ops = {
     .release = token_exec_release,
 };
 
+bool graphs_token_fast(const ompi_mpix_token_t *token)
+{
+    /* a single operation that may run in the caller (a graph token or a
+     * blocking-only operation may not) */
+    return 0 == graphs_op_table[token->kind].flags;
+}
+
 int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
 {
     OBJ_RETAIN(token);
