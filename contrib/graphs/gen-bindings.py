@@ -243,6 +243,103 @@ row("Free_mem_def", "void *base, MPIX_Token *token",
     *token = t;
     return MPI_SUCCESS;""")
 
+row("File_open_def", "MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh, MPIX_Token *token",
+    """    ompi_mpix_token_t *t;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        if (OMPI_COMM_IS_INTER(comm)) {
+            return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_COMM, FUNC_NAME);
+        }
+        if (NULL == info || ompi_info_is_freed(info)) {
+            return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_INFO, FUNC_NAME);
+        }
+    }
+""" + argerr("NULL == filename || NULL == fh || NULL == token", "filename, fh or token is NULL")
+    + NEW_TOKEN.format(kind="GRAPHS_OP_FILE_OPEN", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
+    + """    /* the name is copied: the program may reuse its string */
+    t->a.file.filename = strdup(filename);
+    if (NULL == t->a.file.filename) {
+        OBJ_RELEASE(t);
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    t->a.file.amode = amode;
+    t->a.file.info = info;
+    if (MPI_INFO_NULL != info) {
+        OBJ_RETAIN(info);
+    }
+    t->a.file.fhp = fh;
+    *token = t;
+    return MPI_SUCCESS;""")
+
+row("File_close_def", "MPI_File *fh, MPIX_Token *token",
+    LOCAL_HEAD.format(checks=argerr("NULL == fh || NULL == token", "fh or token is NULL"))
+    + NEW_TOKEN.format(kind="GRAPHS_OP_FILE_CLOSE", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
+    + """    /* captured by address: the handle in *fh when the token runs is closed */
+    t->a.file.fhp = fh;
+    *token = t;
+    return MPI_SUCCESS;""")
+
+FILE_CHECK = """    if (MPI_PARAM_CHECK) {{
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }}
+    if (ompi_file_invalid(fh)) {{
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }}
+{checks}"""
+
+def ferr(cond, cls, msg):
+    return """    if ({cond}) {{
+        return OMPI_ERRHANDLER_INVOKE(fh, {cls}, "MPIX_{{name}}: {msg}");
+    }}
+""".format(cond=cond, cls=cls, msg=msg)
+
+row("File_get_size_def", "MPI_File fh, MPI_Offset *size, MPIX_Token *token",
+    "    ompi_mpix_token_t *t;\n\n"
+    + FILE_CHECK.format(checks=ferr("NULL == size || NULL == token", "MPI_ERR_ARG", "size or token is NULL"))
+    + NEW_TOKEN.format(kind="GRAPHS_OP_FILE_GET_SIZE", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
+    + """    t->a.file.fh = fh;
+    t->a.file.size = size;
+    *token = t;
+    return MPI_SUCCESS;""")
+
+def io_body(direction, kind, offset):
+    return ("""    ompi_mpix_token_t *t;
+    ompi_datatype_t *type;
+    int icount = 0, rc = MPI_SUCCESS;
+
+""" + FILE_CHECK.format(checks=ferr("count < 0", "MPI_ERR_COUNT", "count is negative")
+                        + ferr("NULL == token", "MPI_ERR_ARG", "token is NULL")) + """    OMPI_CHECK_DATATYPE_FOR_@DIR@(rc, datatype, 0 == count ? 0 : 1);
+    if (MPI_SUCCESS != rc) {
+        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
+    }
+    rc = graphs_count_type(count, datatype, &type, &icount);
+    if (MPI_SUCCESS != rc) {
+        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(@KIND@, NULL);
+    if (NULL == t) {
+        OBJ_RELEASE(type);
+        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    graphs_set_io(t, fh, @OFFSET@, (void *) buf, type, icount, status);
+    *token = t;
+    return MPI_SUCCESS;""").replace("@DIR@", direction).replace("@KIND@", kind).replace("@OFFSET@", offset)
+
+row("File_read_def", "MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
+    io_body("RECV", "GRAPHS_OP_FILE_READ", "0"))
+row("File_read_at_def", "MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
+    io_body("RECV", "GRAPHS_OP_FILE_READ_AT", "offset"))
+row("File_write_at_def", "MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
+    io_body("SEND", "GRAPHS_OP_FILE_WRITE_AT", "offset"))
+row("File_write_at_all_def", "MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
+    io_body("SEND", "GRAPHS_OP_FILE_WRITE_AT_ALL", "offset"))
+row("File_write_at_all_c_def", "MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
+    io_body("SEND", "GRAPHS_OP_FILE_WRITE_AT_ALL", "offset"))
+
 row("Token_free", "MPIX_Token *token",
     """    if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -274,8 +371,12 @@ row("Execute", "MPIX_Token token, MPI_Info info, int loc_type, void *loc_info",
     int ret;
 
     (void) info;
-""" + EXEC_CHECK.format(extra="") + """    ret = graphs_execute_blocking(token);
+""" + EXEC_CHECK.format(extra="") + """    ret = (MPIX_OFFLOAD_CUDA == loc_type) ? graphs_execute_cuda(token, loc_info, &msg)
+                                          : graphs_execute_blocking(token);
     graphs_location_release(loc_type);
+    if (MPI_SUCCESS != ret && NULL != msg) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+    }
     if (MPI_SUCCESS != ret) {
         return graphs_token_error(token, ret, "MPIX_Execute: an operation of the execution "
                                   "failed");
@@ -285,12 +386,29 @@ row("Execute", "MPIX_Token token, MPI_Info info, int loc_type, void *loc_info",
 for nm, persistent in (("Iexecute", "false"), ("Execute_init", "true")):
     row(nm, "MPIX_Token token, MPI_Info info, int loc_type, void *loc_info, MPI_Request *request",
         """    graphs_request_t *req;
+    graphs_cuda_t *cuda = NULL;
     const char *msg = NULL;
     int ret;
 
     (void) info;
-""" + EXEC_CHECK.format(extra=argerr("NULL == request", "request is a NULL pointer")) + """    ret = graphs_request_create(token, loc_type, {p}, &req);
+""" + EXEC_CHECK.format(extra=argerr("NULL == request", "request is a NULL pointer")
+                       + """    if (graphs_token_blocking(token) && !opal_using_threads()) {{
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_UNSUPPORTED_OPERATION, "MPIX_{{name}}: a "
+                                               "blocking-only operation (file open or close) "
+                                               "runs on a worker thread, which needs a "
+                                               "thread-safe library; use MPIX_Execute");
+    }}
+""") + """    if (MPIX_OFFLOAD_CUDA == loc_type) {{
+        ret = graphs_cuda_create(token, loc_info, &cuda, &msg);
+        if (MPI_SUCCESS != ret) {{
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+        }}
+    }}
+    ret = graphs_request_create(token, loc_type, {p}, cuda, &req);
     if (MPI_SUCCESS != ret) {{
+        if (NULL != cuda) {{
+            graphs_cuda_free(cuda);
+        }}
         graphs_location_release(loc_type);
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, FUNC_NAME);
     }}
@@ -347,6 +465,11 @@ row("Stream_create", "MPI_Session session, MPI_Info info, int loc_type, void *lo
     + argerr("MPI_SESSION_NULL != session && ompi_instance_invalid(session)", "the session is not valid") + """    ret = graphs_location_acquire(loc_type, loc_info, &msg);
     if (MPI_SUCCESS != ret) {
         return graphs_session_error(session, ret, msg);
+    }
+    if (MPIX_OFFLOAD_CUDA == loc_type) {
+        return graphs_session_error(session, MPI_ERR_UNSUPPORTED_OPERATION,
+                                    "MPIX_Stream_create: streams at MPIX_OFFLOAD_CUDA are not "
+                                    "implemented yet (execution requests are)");
     }
     ret = graphs_stream_create(loc_type, MPI_SESSION_NULL == session ? NULL : session, &s);
     if (MPI_SUCCESS != ret) {

@@ -10,9 +10,11 @@
 
 #include "ompi_config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "opal/mca/threads/thread_usage.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 #include "ompi/constants.h"
@@ -33,6 +35,53 @@ static bool exec_registered = false;
 #define EXEC_DONE_BATCH 16
 
 static int exec_progress(void);
+
+struct ompi_queue_exec_worker_t {
+    const ompi_queue_exec_op_ops_t *ops;
+    void *op;
+    int rc;
+    opal_atomic_int32_t done;
+};
+
+static void *exec_worker_main(void *arg)
+{
+    ompi_queue_exec_worker_t *w = (ompi_queue_exec_worker_t *) arg;
+    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    int nreqs = 0;
+
+    w->rc = w->ops->start(w->op, reqs, &nreqs);
+    opal_atomic_wmb();
+    w->done = 1;
+    return NULL;
+}
+
+/* start a blocking-only node on a detached thread of its own; false when
+ * the library is not thread safe or no thread could be made */
+static bool exec_start_worker(ompi_queue_exec_node_t *node)
+{
+    ompi_queue_exec_worker_t *w;
+    pthread_attr_t attr;
+    pthread_t th;
+    int ret;
+
+    if (!opal_using_threads() || NULL == (w = malloc(sizeof(*w)))) {
+        return false;
+    }
+    w->ops = node->ops;
+    w->op = node->op;
+    w->rc = MPI_SUCCESS;
+    w->done = 0;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    ret = pthread_create(&th, &attr, exec_worker_main, w);
+    pthread_attr_destroy(&attr);
+    if (0 != ret) {
+        free(w);
+        return false;
+    }
+    node->worker = w;
+    return true;
+}
 
 void ompi_queue_exec_init(ompi_queue_exec_t *exec, bool open, ompi_queue_exec_done_fn_t done_cb,
                           ompi_queue_exec_progressed_fn_t progressed_cb, void *cbdata)
@@ -132,6 +181,7 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
     node = &exec->nodes[idx];
     node->ops = ops;
     node->op = op;
+    node->worker = NULL;
     node->nreqs = 0;
     node->state = OMPI_QUEUE_EXEC_WAITING;
     node->flags = flags;
@@ -207,7 +257,17 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
         for (int32_t i = exec->lo; i < exec->nnodes; ++i) {
             ompi_queue_exec_node_t *node = &exec->nodes[i];
             if (OMPI_QUEUE_EXEC_RUNNING == node->state) {
-                if (exec_node_reqs_complete(node)) {
+                if (NULL != node->worker) {
+                    if (node->worker->done) {
+                        int rc = node->worker->rc;
+                        opal_atomic_rmb();
+                        free(node->worker);
+                        node->worker = NULL;
+                        exec->running--;
+                        exec_node_done(exec, i, rc);
+                        progress++;
+                    }
+                } else if (exec_node_reqs_complete(node)) {
                     int rc = node->ops->finish(node->op, node->reqs, node->nreqs);
                     exec->running--;
                     exec_node_done(exec, i, rc);
@@ -219,6 +279,11 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
                     continue;
                 }
                 if ((node->flags & OMPI_QUEUE_EXEC_BLOCKING) && !may_block) {
+                    if (exec_start_worker(node)) {
+                        node->state = OMPI_QUEUE_EXEC_RUNNING;
+                        exec->running++;
+                        progress++;
+                    }
                     continue;
                 }
                 rc = node->ops->start(node->op, node->reqs, &nreqs);

@@ -40,8 +40,11 @@ BEGIN_C_DECLS
 #define OMPI_QUEUE_EXEC_NODE_REQS 2
 
 /** The node's operation may block (MPI_File_open): never started from a
- * progress callback, only by a caller of ompi_queue_exec_advance() that
- * passes may_block. */
+ * progress callback.  A caller of ompi_queue_exec_advance() that passes
+ * may_block starts it in its own thread; otherwise, when the library is
+ * thread safe, a worker thread does (the start function is then called
+ * without the execution's lock, and must return with no internal request);
+ * otherwise it waits for a caller that may block. */
 #define OMPI_QUEUE_EXEC_BLOCKING 0x1
 
 typedef struct ompi_queue_exec_t ompi_queue_exec_t;
@@ -79,9 +82,13 @@ typedef enum {
     OMPI_QUEUE_EXEC_DONE = 2,
 } ompi_queue_exec_node_state_t;
 
+/** A blocking-only node started on a worker thread. */
+typedef struct ompi_queue_exec_worker_t ompi_queue_exec_worker_t;
+
 typedef struct ompi_queue_exec_node_t {
     const ompi_queue_exec_op_ops_t *ops;
     void *op;
+    ompi_queue_exec_worker_t *worker;  /**< running on a worker thread, or NULL */
     ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
     uint8_t nreqs;
     uint8_t state;           /**< ompi_queue_exec_node_state_t */

@@ -44,8 +44,12 @@ int MPIX_Execute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info)
     if (MPI_SUCCESS != ret) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
     }
-    ret = graphs_execute_blocking(token);
+    ret = (MPIX_OFFLOAD_CUDA == loc_type) ? graphs_execute_cuda(token, loc_info, &msg)
+                                          : graphs_execute_blocking(token);
     graphs_location_release(loc_type);
+    if (MPI_SUCCESS != ret && NULL != msg) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+    }
     if (MPI_SUCCESS != ret) {
         return graphs_token_error(token, ret, "MPIX_Execute: an operation of the execution "
                                   "failed");

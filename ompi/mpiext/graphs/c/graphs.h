@@ -53,6 +53,13 @@ typedef enum {
     GRAPHS_OP_COPY_MEM,
     GRAPHS_OP_ALLOC_MEM,
     GRAPHS_OP_FREE_MEM,
+    GRAPHS_OP_FILE_OPEN,
+    GRAPHS_OP_FILE_CLOSE,
+    GRAPHS_OP_FILE_GET_SIZE,
+    GRAPHS_OP_FILE_READ,
+    GRAPHS_OP_FILE_READ_AT,
+    GRAPHS_OP_FILE_WRITE_AT,
+    GRAPHS_OP_FILE_WRITE_AT_ALL,
     GRAPHS_OP_MAX
 } graphs_op_kind_t;
 
@@ -97,6 +104,22 @@ struct ompi_mpix_token_t {
             opal_info_t *info;
             void *baseptr;
         } mem;
+        struct {
+            char *filename;        /**< copied */
+            int amode;
+            MPI_Info info;         /**< retained, or MPI_INFO_NULL */
+            MPI_File *fhp;         /**< open: OUT; close: INOUT */
+            MPI_Offset *size;      /**< get_size: OUT */
+            MPI_File fh;           /**< get_size */
+        } file;
+        struct {
+            MPI_File fh;
+            MPI_Offset offset;
+            void *buf;             /**< const for writes */
+            int count;
+            ompi_datatype_t *dtype;  /**< retained (a derived one for counts above INT_MAX) */
+            ompi_status_public_t *status;
+        } io;
     } a;
 };
 typedef struct ompi_mpix_token_t ompi_mpix_token_t;
@@ -113,6 +136,12 @@ static inline bool graphs_token_invalid(const ompi_mpix_token_t *token)
 /** New token of a kind (args filled by the caller); NULL when out of memory. */
 ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm);
 
+/** Drop a reference to a token (the last one may keep it for reuse). */
+void graphs_token_release(ompi_mpix_token_t *token);
+
+/** Release the tokens kept for reuse (finalization). */
+void graphs_token_cache_flush(void);
+
 /** Retain a datatype for a token (dropped by the token's destructor). */
 static inline ompi_datatype_t *graphs_keep_type(ompi_datatype_t *dtype)
 {
@@ -125,6 +154,9 @@ void graphs_retire(opal_object_t *obj, volatile uint32_t *magic);
 
 /** Release every retired handle (finalization). */
 void graphs_retire_flush(void);
+
+/** The token is a blocking-only operation (File_open, File_close). */
+bool graphs_token_blocking(const ompi_mpix_token_t *token);
 
 /** The token may start at once in the caller (ompi_queue_exec_run_now). */
 bool graphs_token_fast(const ompi_mpix_token_t *token);
@@ -149,6 +181,7 @@ void graphs_location_release(int loc_type);
 typedef enum { GRAPHS_REQ_EXEC, GRAPHS_REQ_ISYNC } graphs_req_kind_t;
 
 typedef struct ompi_mpix_stream_t ompi_mpix_stream_t;
+typedef struct graphs_cuda_t graphs_cuda_t;
 
 typedef struct graphs_request_t {
     ompi_request_t super;
@@ -160,6 +193,10 @@ typedef struct graphs_request_t {
     bool user_freed;                /**< freed by the program while active */
     bool error_kept;                /**< the error path's free of a failed execution was absorbed */
     int last_error, last_op;        /**< of the last completed execution */
+    /* MPIX_OFFLOAD_CUDA: the queue and inner request that order it in the
+     * stream (outer request), or the outer request to complete (inner) */
+    graphs_cuda_t *cuda;
+    struct graphs_request_t *outer;
     /* isync requests */
     ompi_mpix_stream_t *stream;
     uint64_t target;
@@ -174,7 +211,25 @@ bool graphs_request_is(ompi_request_t *req);
  * (MPIX_Execute_init); otherwise started (MPIX_Iexecute).
  */
 int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persistent,
-                          graphs_request_t **out);
+                          graphs_cuda_t *cuda, graphs_request_t **out);
+
+/** Release an internal (inactive) request, whatever its last error. */
+void graphs_request_destroy(graphs_request_t *req);
+
+/** MPIX_Execute at MPIX_OFFLOAD_CUDA: ordered in the stream, waited host side. */
+int graphs_execute_cuda(ompi_mpix_token_t *token, void *loc_info, const char **msg);
+
+/* MPIX_OFFLOAD_CUDA (graphs_cuda.c) */
+/** MPI_ERR_ARG (with *msg) when no queue can be bound to that stream. */
+int graphs_cuda_probe(void *loc_info, const char **msg);
+int graphs_cuda_create(ompi_mpix_token_t *token, void *loc_info, graphs_cuda_t **out,
+                       const char **msg);
+/** Enqueue one execution on the stream; outer completes with it. */
+int graphs_cuda_start(graphs_cuda_t *c, graphs_request_t *outer);
+bool graphs_cuda_done(const graphs_cuda_t *c);
+int graphs_cuda_error(const graphs_cuda_t *c);
+/** Not from a progress callback (it fences the internal queue). */
+void graphs_cuda_free(graphs_cuda_t *c);
 
 /** Release the execution requests kept for reuse (finalization). */
 void graphs_request_cache_flush(void);

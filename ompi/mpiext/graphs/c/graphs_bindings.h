@@ -22,6 +22,8 @@
 
 #include <string.h>
 
+#include "opal/mca/threads/thread_usage.h"
+#include "ompi/file/file.h"
 #include "ompi/info/info.h"
 #include "ompi/instance/instance.h"
 #include "ompi/mca/pml/pml.h"
@@ -134,6 +136,61 @@ static inline const char *graphs_check_copy(void *dst, const void *src, MPI_Aint
         return "MPIX_Copy_mem: the source and destination ranges overlap";
     }
     return NULL;
+}
+
+/**
+ * The datatype and int count that describe count elements of dtype: the
+ * same for counts that fit an int; above INT_MAX a struct of 2^20-element
+ * blocks and the remainder (5.0.7 has no large-count io functions).
+ *
+ * @param[out] type   retained (the caller's reference)
+ */
+static inline int graphs_count_type(MPI_Count count, ompi_datatype_t *dtype,
+                                    ompi_datatype_t **type, int *icount)
+{
+    const MPI_Count block = (MPI_Count) 1 << 20;
+    ompi_datatype_t *chunk = NULL, *types[2];
+    ptrdiff_t lb, extent, disps[2];
+    int lens[2], rc;
+
+    if (count <= INT_MAX) {
+        *type = graphs_keep_type(dtype);
+        *icount = (int) count;
+        return MPI_SUCCESS;
+    }
+    if (count / block > INT_MAX) {
+        return MPI_ERR_COUNT;
+    }
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    rc = ompi_datatype_create_contiguous((int) block, dtype, &chunk);
+    if (OMPI_SUCCESS != rc) {
+        return MPI_ERR_INTERN;
+    }
+    lens[0] = (int) (count / block);
+    lens[1] = (int) (count % block);
+    disps[0] = 0;
+    disps[1] = (ptrdiff_t) (count / block) * (ptrdiff_t) block * extent;
+    types[0] = chunk;
+    types[1] = dtype;
+    rc = ompi_datatype_create_struct(2, lens, disps, types, type);
+    ompi_datatype_destroy(&chunk);
+    if (OMPI_SUCCESS != rc || OMPI_SUCCESS != ompi_datatype_commit(type)) {
+        return MPI_ERR_INTERN;
+    }
+    *icount = 1;
+    return MPI_SUCCESS;
+}
+
+static inline void graphs_set_io(ompi_mpix_token_t *t, MPI_File fh, MPI_Offset offset,
+                                 void *buf, ompi_datatype_t *type, int count,
+                                 ompi_status_public_t *status)
+{
+    t->a.io.fh = fh;
+    t->a.io.offset = offset;
+    t->a.io.buf = buf;
+    t->a.io.count = count;
+    t->a.io.dtype = type;
+    t->a.io.status = status;
 }
 
 /** Report an error of a call on a valid stream: its session's error handler

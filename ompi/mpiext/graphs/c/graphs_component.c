@@ -57,6 +57,7 @@ int graphs_component_fini(void)
     ompi_queue_exec_progress_fini();
     graphs_retire_flush();
     graphs_request_cache_flush();
+    graphs_token_cache_flush();
     graphs_location_flush();
     return OMPI_SUCCESS;
 }

@@ -29,16 +29,11 @@
  * itself): released by the next call from the program, or at finalization */
 static opal_atomic_int32_t graphs_deferred_releases = 0;
 
+void graphs_location_flush(void);
+
 int graphs_location_acquire(int loc_type, void *loc_info, const char **msg)
 {
-    ompi_queue_t *queue = NULL;
-    char *qmsg = NULL;
-    int ret;
-
-    while (0 < graphs_deferred_releases) {
-        (void) OPAL_THREAD_ADD_FETCH32(&graphs_deferred_releases, -1);
-        ompi_async_progress_release();
-    }
+    graphs_location_flush();
     switch (loc_type) {
     case MPIX_LOC_INPLACE:
         return MPI_SUCCESS;
@@ -57,17 +52,7 @@ int graphs_location_acquire(int loc_type, void *loc_info, const char **msg)
         }
         /* the same refusals as an MPI_Queue on that stream (no driver, no
          * device, library not thread safe) */
-        ret = ompi_queue_create(MPIX_QUEUE_TYPE_CUDA_STREAM, loc_info, &queue, &qmsg);
-        if (OMPI_SUCCESS != ret) {
-            *msg = "MPIX_OFFLOAD_CUDA is not available: no CUDA driver or device, or the "
-                   "library is not thread safe (MPI_Queue_init of a CUDA stream queue refuses "
-                   "it too; OMPI_MCA_queue_base_verbose=100 says why)";
-            free(qmsg);
-            return MPI_ERR_ARG;
-        }
-        (void) ompi_queue_release(queue);
-        *msg = "MPIX_OFFLOAD_CUDA is not implemented yet in this build (docs/graphs-streams.md)";
-        return MPI_ERR_UNSUPPORTED_OPERATION;
+        return graphs_cuda_probe(loc_info, msg);
     case MPIX_OFFLOAD_HIP:
         *msg = "MPIX_OFFLOAD_HIP is not available in this build";
         return MPI_ERR_ARG;
@@ -96,8 +81,42 @@ static void graphs_location_release_deferred(int loc_type)
     }
 }
 
+/* CUDA locations of requests released in a progress callback, where the
+ * internal queue cannot be fenced: freed by the next call from the program */
+#define GRAPHS_CUDA_DEFERRED 64
+static graphs_cuda_t *graphs_cuda_deferred[GRAPHS_CUDA_DEFERRED];
+static int graphs_cuda_ndeferred = 0;
+static opal_mutex_t graphs_cuda_deferred_lock = OPAL_MUTEX_STATIC_INIT;
+
+static void graphs_cuda_free_later(graphs_cuda_t *c)
+{
+    OPAL_THREAD_LOCK(&graphs_cuda_deferred_lock);
+    if (graphs_cuda_ndeferred < GRAPHS_CUDA_DEFERRED) {
+        graphs_cuda_deferred[graphs_cuda_ndeferred++] = c;
+    }
+    OPAL_THREAD_UNLOCK(&graphs_cuda_deferred_lock);
+}
+
+static void graphs_cuda_flush(void)
+{
+    graphs_cuda_t *c;
+
+    while (0 < graphs_cuda_ndeferred) {
+        c = NULL;
+        OPAL_THREAD_LOCK(&graphs_cuda_deferred_lock);
+        if (0 < graphs_cuda_ndeferred) {
+            c = graphs_cuda_deferred[--graphs_cuda_ndeferred];
+        }
+        OPAL_THREAD_UNLOCK(&graphs_cuda_deferred_lock);
+        if (NULL != c) {
+            graphs_cuda_free(c);
+        }
+    }
+}
+
 void graphs_location_flush(void)
 {
+    graphs_cuda_flush();
     while (0 < graphs_deferred_releases) {
         (void) OPAL_THREAD_ADD_FETCH32(&graphs_deferred_releases, -1);
         ompi_async_progress_release();
@@ -126,13 +145,15 @@ static void graphs_request_construct(graphs_request_t *req)
     req->last_op = MPIX_DEP_NONE;
     req->stream = NULL;
     req->target = 0;
+    req->cuda = NULL;
+    req->outer = NULL;
 }
 
 static void graphs_request_destruct(graphs_request_t *req)
 {
     ompi_queue_exec_fini(&req->exec);
     if (NULL != req->token) {
-        OBJ_RELEASE(req->token);
+        graphs_token_release(req->token);
     }
 }
 
@@ -200,6 +221,8 @@ static graphs_request_t *graphs_request_get(void)
     req->last_op = MPIX_DEP_NONE;
     req->stream = NULL;
     req->target = 0;
+    req->cuda = NULL;
+    req->outer = NULL;
     return req;
 }
 
@@ -210,11 +233,19 @@ static void graphs_request_release(graphs_request_t *req, bool deferred)
     } else {
         graphs_location_release(req->loc_type);
     }
+    if (NULL != req->cuda) {
+        if (deferred) {
+            graphs_cuda_free_later(req->cuda);
+        } else {
+            graphs_cuda_free(req->cuda);
+        }
+        req->cuda = NULL;
+    }
     OMPI_REQUEST_FINI(&req->super);
     if (GRAPHS_REQ_EXEC == req->kind && graphs_request_cached < GRAPHS_REQUEST_CACHE) {
         ompi_queue_exec_reset(&req->exec);
         if (NULL != req->token) {
-            OBJ_RELEASE(req->token);
+            graphs_token_release(req->token);
             req->token = NULL;
         }
         OPAL_THREAD_LOCK(&graphs_request_cache_lock);
@@ -230,6 +261,11 @@ static void graphs_request_release(graphs_request_t *req, bool deferred)
     OBJ_RELEASE(req);
 }
 
+void graphs_request_destroy(graphs_request_t *req)
+{
+    graphs_request_release(req, false);
+}
+
 void graphs_request_cache_flush(void)
 {
     OPAL_THREAD_LOCK(&graphs_request_cache_lock);
@@ -240,15 +276,37 @@ void graphs_request_cache_flush(void)
     OPAL_THREAD_UNLOCK(&graphs_request_cache_lock);
 }
 
+/* the inner execution of a CUDA-located request completed: so has the
+ * program's request (its status is the inner one's) */
+static void graphs_request_complete_outer(graphs_request_t *outer, graphs_request_t *inner)
+{
+    bool release;
+
+    OPAL_THREAD_LOCK(&outer->exec.lock);
+    outer->super.req_status = inner->super.req_status;
+    outer->last_error = inner->last_error;
+    outer->last_op = inner->last_op;
+    outer->completed = true;
+    release = outer->user_freed;
+    OPAL_THREAD_UNLOCK(&outer->exec.lock);
+    if (release) {
+        graphs_request_release(outer, true);
+        return;
+    }
+    ompi_request_complete(&outer->super, true);
+}
+
 /* exec lock not held: the execution completed; complete the request */
 static void graphs_request_complete(graphs_request_t *req)
 {
+    graphs_request_t *outer;
     bool release;
 
     OPAL_THREAD_LOCK(&req->exec.lock);
     graphs_request_set_status(req);
     req->completed = true;
     release = req->user_freed;
+    outer = req->outer;
     OPAL_THREAD_UNLOCK(&req->exec.lock);
     if (release) {
         /* freed by the program while active: nobody waits for it */
@@ -256,6 +314,9 @@ static void graphs_request_complete(graphs_request_t *req)
         return;
     }
     ompi_request_complete(&req->super, true);
+    if (NULL != outer) {
+        graphs_request_complete_outer(outer, req);
+    }
 }
 
 static void graphs_exec_done(ompi_queue_exec_t *exec, void *cbdata)
@@ -276,6 +337,18 @@ static int graphs_request_launch(graphs_request_t *req)
     req->super.req_state = OMPI_REQUEST_ACTIVE;
     req->completed = false;
     req->error_kept = false;
+    if (NULL != req->cuda) {
+        /* ordered in the CUDA stream: the host agent starts the inner
+         * execution when the stream reaches this point */
+        ret = graphs_cuda_start(req->cuda, req);
+        if (MPI_SUCCESS != ret) {
+            req->super.req_status.MPI_ERROR = ret;
+            req->last_error = ret;
+            req->completed = true;
+            ompi_request_complete(&req->super, true);
+        }
+        return OMPI_SUCCESS;
+    }
     OPAL_THREAD_LOCK(&req->exec.lock);
     ompi_queue_exec_reset(&req->exec);
     if (graphs_token_fast(req->token)) {
@@ -303,7 +376,7 @@ static int graphs_request_launch(graphs_request_t *req)
 }
 
 int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persistent,
-                          graphs_request_t **out)
+                          graphs_cuda_t *cuda, graphs_request_t **out)
 {
     graphs_request_t *req = graphs_request_get();
 
@@ -319,6 +392,7 @@ int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persisten
     OBJ_RETAIN(token);
     req->token = token;
     req->loc_type = loc_type;
+    req->cuda = cuda;
     *out = req;
     if (!persistent) {
         (void) graphs_request_launch(req);
@@ -393,6 +467,25 @@ graphs_request_t *graphs_isync_new(ompi_mpix_stream_t *stream, uint64_t target)
         req->target = target;
     }
     return req;
+}
+
+int graphs_execute_cuda(ompi_mpix_token_t *token, void *loc_info, const char **msg)
+{
+    graphs_cuda_t *c;
+    int ret = graphs_cuda_create(token, loc_info, &c, msg);
+
+    if (MPI_SUCCESS != ret) {
+        return ret;
+    }
+    ret = graphs_cuda_start(c, NULL);
+    if (MPI_SUCCESS == ret) {
+        while (!graphs_cuda_done(c)) {
+            opal_progress();
+        }
+        ret = graphs_cuda_error(c);
+    }
+    graphs_cuda_free(c);
+    return ret;
 }
 
 int graphs_execute_blocking(ompi_mpix_token_t *token)

@@ -19,7 +19,10 @@
 #include <string.h>
 
 #include "opal/mca/threads/mutex.h"
+#include "ompi/file/file.h"
+#include "ompi/info/info.h"
 #include "ompi/mca/coll/coll.h"
+#include "ompi/mca/io/io.h"
 #include "opal/mca/mpool/mpool.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
@@ -32,7 +35,8 @@ static void token_construct(ompi_mpix_token_t *token)
     memset(&token->a, 0, sizeof(token->a));
 }
 
-static void token_destruct(ompi_mpix_token_t *token)
+/* drop what the token holds (its handles, its copies) */
+static void token_clear(ompi_mpix_token_t *token)
 {
     switch (token->kind) {
     case GRAPHS_OP_SEND:
@@ -56,21 +60,94 @@ static void token_destruct(ompi_mpix_token_t *token)
             OBJ_RELEASE(token->a.mem.info);
         }
         break;
+    case GRAPHS_OP_FILE_OPEN:
+        free(token->a.file.filename);
+        if (MPI_INFO_NULL != token->a.file.info) {
+            OBJ_RELEASE(token->a.file.info);
+        }
+        break;
+    case GRAPHS_OP_FILE_READ:
+    case GRAPHS_OP_FILE_READ_AT:
+    case GRAPHS_OP_FILE_WRITE_AT:
+    case GRAPHS_OP_FILE_WRITE_AT_ALL:
+        OBJ_RELEASE(token->a.io.dtype);
+        break;
     default:
         break;
     }
     if (NULL != token->comm) {
         OBJ_RELEASE(token->comm);
+        token->comm = NULL;
     }
+    token->kind = GRAPHS_OP_MAX;
+}
+
+static void token_destruct(ompi_mpix_token_t *token)
+{
+    token_clear(token);
     token->magic = GRAPHS_DEAD_MAGIC;
 }
 
 OBJ_CLASS_INSTANCE(ompi_mpix_token_t, opal_object_t, token_construct, token_destruct);
 
+/*
+ * Tokens whose last reference went are kept for reuse, up to this many: a
+ * stream fed with a new token per message would otherwise allocate and free
+ * one each time.  A token reaches the cache only after its handle went
+ * through the retire ring, so the stale-handle guarantee is unchanged.
+ */
+#define GRAPHS_TOKEN_CACHE 64
+
+static ompi_mpix_token_t *graphs_token_cache[GRAPHS_TOKEN_CACHE];
+static int graphs_token_cached = 0;
+static opal_mutex_t graphs_token_cache_lock = OPAL_MUTEX_STATIC_INIT;
+
+void graphs_token_release(ompi_mpix_token_t *token)
+{
+    /* the last reference is this caller's: nobody else can retain it */
+    if (1 == token->super.obj_reference_count && graphs_token_cached < GRAPHS_TOKEN_CACHE) {
+        token_clear(token);
+        token->magic = GRAPHS_DEAD_MAGIC;
+        OPAL_THREAD_LOCK(&graphs_token_cache_lock);
+        if (graphs_token_cached < GRAPHS_TOKEN_CACHE) {
+            graphs_token_cache[graphs_token_cached++] = token;
+            token = NULL;
+        }
+        OPAL_THREAD_UNLOCK(&graphs_token_cache_lock);
+        if (NULL == token) {
+            return;
+        }
+    }
+    OBJ_RELEASE(token);
+}
+
+void graphs_token_cache_flush(void)
+{
+    OPAL_THREAD_LOCK(&graphs_token_cache_lock);
+    while (0 < graphs_token_cached) {
+        ompi_mpix_token_t *token = graphs_token_cache[--graphs_token_cached];
+        OBJ_RELEASE(token);
+    }
+    OPAL_THREAD_UNLOCK(&graphs_token_cache_lock);
+}
+
 ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
 {
-    ompi_mpix_token_t *token = OBJ_NEW(ompi_mpix_token_t);
+    ompi_mpix_token_t *token = NULL;
 
+    if (0 < graphs_token_cached) {
+        OPAL_THREAD_LOCK(&graphs_token_cache_lock);
+        if (0 < graphs_token_cached) {
+            token = graphs_token_cache[--graphs_token_cached];
+        }
+        OPAL_THREAD_UNLOCK(&graphs_token_cache_lock);
+    }
+    if (NULL != token) {
+        token->magic = GRAPHS_TOKEN_MAGIC;
+        memset(&token->a, 0, sizeof(token->a));
+    } else {
+        token = OBJ_NEW(ompi_mpix_token_t);
+    }
     if (NULL != token) {
         token->kind = kind;
         if (NULL != comm) {
@@ -103,7 +180,11 @@ void graphs_retire(opal_object_t *obj, volatile uint32_t *magic)
     graphs_retired_next = (graphs_retired_next + 1) % GRAPHS_RETIRE_DEPTH;
     OPAL_THREAD_UNLOCK(&graphs_retire_lock);
     if (NULL != old) {
-        OBJ_RELEASE(old);
+        if (OBJ_CLASS(ompi_mpix_token_t) == old->obj_class) {
+            graphs_token_release((ompi_mpix_token_t *) old);
+        } else {
+            OBJ_RELEASE(old);
+        }
     }
 }
 
@@ -277,6 +358,72 @@ static int op_start_free(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs
     return (OMPI_SUCCESS == mca_mpool_base_free(t->a.mem.baseptr)) ? MPI_SUCCESS : MPI_ERR_BASE;
 }
 
+/* Blocking-only file operations: the MPI calls themselves (they bootstrap
+ * the io framework and select a component); run by a caller that may block
+ * or by a worker thread, never by the progress callback. */
+static int op_start_file_open(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    return PMPI_File_open(t->comm, t->a.file.filename, t->a.file.amode, t->a.file.info,
+                          t->a.file.fhp);
+}
+
+static int op_start_file_close(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    return PMPI_File_close(t->a.file.fhp);
+}
+
+static int op_start_file_get_size(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    return PMPI_File_get_size(t->a.file.fh, t->a.file.size);
+}
+
+/* nonblocking I/O through the file's io module, as the MPI_File_i* bindings */
+static int op_start_io(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    ompi_file_t *fh = t->a.io.fh;
+    int rc;
+
+    if (ompi_file_invalid(fh)) {
+        return MPI_ERR_FILE;
+    }
+    if (MCA_IO_BASE_V_2_0_0 != fh->f_io_version) {
+        return MPI_ERR_INTERN;
+    }
+    switch (t->kind) {
+    case GRAPHS_OP_FILE_READ:
+        rc = fh->f_io_selected_module.v2_0_0.io_module_file_iread(fh, t->a.io.buf, t->a.io.count,
+                                                                  t->a.io.dtype, &reqs[0]);
+        break;
+    case GRAPHS_OP_FILE_READ_AT:
+        rc = fh->f_io_selected_module.v2_0_0.io_module_file_iread_at(fh, t->a.io.offset,
+                                                                     t->a.io.buf, t->a.io.count,
+                                                                     t->a.io.dtype, &reqs[0]);
+        break;
+    case GRAPHS_OP_FILE_WRITE_AT:
+        rc = fh->f_io_selected_module.v2_0_0.io_module_file_iwrite_at(fh, t->a.io.offset,
+                                                                      t->a.io.buf, t->a.io.count,
+                                                                      t->a.io.dtype, &reqs[0]);
+        break;
+    default:
+        rc = fh->f_io_selected_module.v2_0_0.io_module_file_iwrite_at_all(fh, t->a.io.offset,
+                                                                          t->a.io.buf,
+                                                                          t->a.io.count,
+                                                                          t->a.io.dtype, &reqs[0]);
+        break;
+    }
+    if (OMPI_SUCCESS != rc) {
+        return ompi_errcode_get_mpi_code(rc);
+    }
+    *nreqs = 1;
+    return MPI_SUCCESS;
+}
+
 /* release every request, return the first error among them */
 static int op_finish_reqs(ompi_request_t **reqs, int nreqs)
 {
@@ -307,6 +454,14 @@ static int op_finish_sendrecv(ompi_mpix_token_t *t, ompi_request_t **reqs, int n
     return op_finish_reqs(reqs, nreqs);
 }
 
+static int op_finish_io(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
+{
+    if (MPI_STATUS_IGNORE != t->a.io.status) {
+        OMPI_COPY_STATUS(t->a.io.status, reqs[0]->req_status, false);
+    }
+    return op_finish_reqs(reqs, nreqs);
+}
+
 static int op_finish_plain(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
 {
     (void) t;
@@ -331,6 +486,13 @@ static const graphs_op_desc_t graphs_op_table[GRAPHS_OP_MAX] = {
     [GRAPHS_OP_COPY_MEM] = {op_start_copy, op_finish_plain, 0},
     [GRAPHS_OP_ALLOC_MEM] = {op_start_alloc, op_finish_plain, 0},
     [GRAPHS_OP_FREE_MEM] = {op_start_free, op_finish_plain, 0},
+    [GRAPHS_OP_FILE_OPEN] = {op_start_file_open, op_finish_plain, OMPI_QUEUE_EXEC_BLOCKING},
+    [GRAPHS_OP_FILE_CLOSE] = {op_start_file_close, op_finish_plain, OMPI_QUEUE_EXEC_BLOCKING},
+    [GRAPHS_OP_FILE_GET_SIZE] = {op_start_file_get_size, op_finish_plain, 0},
+    [GRAPHS_OP_FILE_READ] = {op_start_io, op_finish_io, 0},
+    [GRAPHS_OP_FILE_READ_AT] = {op_start_io, op_finish_io, 0},
+    [GRAPHS_OP_FILE_WRITE_AT] = {op_start_io, op_finish_io, 0},
+    [GRAPHS_OP_FILE_WRITE_AT_ALL] = {op_start_io, op_finish_io, 0},
 };
 
 static int token_exec_start(void *op, ompi_request_t **reqs, int *nreqs)
@@ -348,8 +510,7 @@ static int token_exec_finish(void *op, ompi_request_t **reqs, int nreqs)
 
 static void token_exec_release(void *op)
 {
-    ompi_mpix_token_t *t = (ompi_mpix_token_t *) op;
-    OBJ_RELEASE(t);
+    graphs_token_release((ompi_mpix_token_t *) op);
 }
 
 const ompi_queue_exec_op_ops_t graphs_token_exec_ops = {
@@ -357,6 +518,11 @@ const ompi_queue_exec_op_ops_t graphs_token_exec_ops = {
     .finish = token_exec_finish,
     .release = token_exec_release,
 };
+
+bool graphs_token_blocking(const ompi_mpix_token_t *token)
+{
+    return 0 != (graphs_op_table[token->kind].flags & OMPI_QUEUE_EXEC_BLOCKING);
+}
 
 bool graphs_token_fast(const ompi_mpix_token_t *token)
 {
@@ -370,7 +536,7 @@ int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
     OBJ_RETAIN(token);
     if (0 > ompi_queue_exec_add(exec, &graphs_token_exec_ops, token,
                                 graphs_op_table[token->kind].flags, 0, NULL, true)) {
-        OBJ_RELEASE(token);
+        graphs_token_release(token);
         return MPI_ERR_NO_MEM;
     }
     return MPI_SUCCESS;

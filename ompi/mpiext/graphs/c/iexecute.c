@@ -30,6 +30,7 @@ static const char FUNC_NAME[] = "MPIX_Iexecute";
 int MPIX_Iexecute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info, MPI_Request *request)
 {
     graphs_request_t *req;
+    graphs_cuda_t *cuda = NULL;
     const char *msg = NULL;
     int ret;
 
@@ -44,12 +45,27 @@ int MPIX_Iexecute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info,
     if (NULL == request) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Iexecute: request is a NULL pointer");
     }
+    if (graphs_token_blocking(token) && !opal_using_threads()) {{
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_UNSUPPORTED_OPERATION, "MPIX_{Iexecute}: a "
+                                               "blocking-only operation (file open or close) "
+                                               "runs on a worker thread, which needs a "
+                                               "thread-safe library; use MPIX_Execute");
+    }}
     ret = graphs_location_acquire(loc_type, loc_info, &msg);
     if (MPI_SUCCESS != ret) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
     }
-    ret = graphs_request_create(token, loc_type, false, &req);
+    if (MPIX_OFFLOAD_CUDA == loc_type) {
+        ret = graphs_cuda_create(token, loc_info, &cuda, &msg);
+        if (MPI_SUCCESS != ret) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+        }
+    }
+    ret = graphs_request_create(token, loc_type, false, cuda, &req);
     if (MPI_SUCCESS != ret) {
+        if (NULL != cuda) {
+            graphs_cuda_free(cuda);
+        }
         graphs_location_release(loc_type);
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, FUNC_NAME);
     }

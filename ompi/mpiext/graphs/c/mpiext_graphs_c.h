@@ -63,6 +63,21 @@ OMPI_DECLSPEC int MPIX_Copy_mem_def(void *dst, const void *src, MPI_Aint size,
 OMPI_DECLSPEC int MPIX_Alloc_mem_def(MPI_Aint size, MPI_Info info, void *baseptr,
                                      MPIX_Token *token);
 OMPI_DECLSPEC int MPIX_Free_mem_def(void *base, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_open_def(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
+                                     MPI_File *fh, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_close_def(MPI_File *fh, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_get_size_def(MPI_File fh, MPI_Offset *size, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_read_def(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                     MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_read_at_def(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                        MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_write_at_def(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                         MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_write_at_all_def(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                             MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_write_at_all_c_def(MPI_File fh, MPI_Offset offset, const void *buf,
+                                               MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
+                                               MPIX_Token *token);
 OMPI_DECLSPEC int MPIX_Token_free(MPIX_Token *token);
 OMPI_DECLSPEC int MPIX_Copy_mem(void *dst, const void *src, MPI_Aint size);
 
@@ -111,6 +126,21 @@ OMPI_DECLSPEC int PMPIX_Copy_mem_def(void *dst, const void *src, MPI_Aint size,
 OMPI_DECLSPEC int PMPIX_Alloc_mem_def(MPI_Aint size, MPI_Info info, void *baseptr,
                                       MPIX_Token *token);
 OMPI_DECLSPEC int PMPIX_Free_mem_def(void *base, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_open_def(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
+                                      MPI_File *fh, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_close_def(MPI_File *fh, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_get_size_def(MPI_File fh, MPI_Offset *size, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_read_def(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                      MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_read_at_def(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                         MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_write_at_def(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                          MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_write_at_all_def(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                              MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_write_at_all_c_def(MPI_File fh, MPI_Offset offset, const void *buf,
+                                                MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
+                                                MPIX_Token *token);
 OMPI_DECLSPEC int PMPIX_Token_free(MPIX_Token *token);
 OMPI_DECLSPEC int PMPIX_Copy_mem(void *dst, const void *src, MPI_Aint size);
 OMPI_DECLSPEC int PMPIX_Execute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info);

@@ -47,6 +47,11 @@ int MPIX_Stream_create(MPI_Session session, MPI_Info info, int loc_type, void *l
     if (MPI_SUCCESS != ret) {
         return graphs_session_error(session, ret, msg);
     }
+    if (MPIX_OFFLOAD_CUDA == loc_type) {
+        return graphs_session_error(session, MPI_ERR_UNSUPPORTED_OPERATION,
+                                    "MPIX_Stream_create: streams at MPIX_OFFLOAD_CUDA are not "
+                                    "implemented yet (execution requests are)");
+    }
     ret = graphs_stream_create(loc_type, MPI_SESSION_NULL == session ? NULL : session, &s);
     if (MPI_SUCCESS != ret) {
         graphs_location_release(loc_type);
