@@ -15,7 +15,8 @@
  *              executed by a persistent CUDA-located request computes
  *              h_out = h_in + 1 (twice, restarted); a receive at the CUDA
  *              location gets the peer's data; MPIX_Execute at the location;
- *              streams at the location are refused (not implemented yet);
+ *              a stream at the location (order, pause/isync/resume, a
+ *              send/receive, a failure that stops what follows);
  *   "gpu-cuda": the same on a real CUDA stream (libcudart loaded at run
  *              time), with cudaStreamSynchronize before MPI_Wait;
  *   "no-gpu":  prints SKIP (G0, the refusal without a device, is checked
@@ -23,12 +24,29 @@
  */
 
 #include <dlfcn.h>
+#include <stdint.h>
 
 #include "common/qtest.h"
 #include <mpi-ext.h>
 
 static int rank, size;
 static volatile int h_in = 42, h_out = 0;
+
+static int *order_log, n_order;
+
+static int log_cb(MPIX_Graph graph, void *extra)
+{
+    (void) graph;
+    order_log[n_order++] = (int) (intptr_t) extra;
+    return MPI_SUCCESS;
+}
+
+static int fail_cb(MPIX_Graph graph, void *extra)
+{
+    (void) graph;
+    (void) extra;
+    return MPI_ERR_OTHER;
+}
 
 static int plus_one(MPIX_Graph graph, void *extra)
 {
@@ -48,7 +66,7 @@ static void run(void *stream)
     MPIX_Token t;
     MPIX_Stream s = MPIX_STREAM_NULL;
     MPI_Request req;
-    int v = -1, cls, rc;
+    int v = -1, rc;
 
     QT_STEP("G1 (host side): persistent CUDA-located execution, started twice");
     QT_OK(MPIX_Op_def(plus_one, NULL, &t));
@@ -86,16 +104,60 @@ static void run(void *stream)
         }
     }
 
-    QT_STEP("MPIX_Execute at the CUDA location; streams refused");
+    QT_STEP("MPIX_Execute at the CUDA location");
     h_in = 7;
     QT_OK(MPIX_Op_def(plus_one, NULL, &t));
     QT_OK(MPIX_Execute(t, MPI_INFO_NULL, MPIX_OFFLOAD_CUDA, stream));
     QT_CHECK(8 == h_out, "h_out %d", h_out);
     QT_OK(MPIX_Token_free(&t));
-    rc = MPIX_Stream_create(MPI_SESSION_NULL, MPI_INFO_NULL, MPIX_OFFLOAD_CUDA, stream, &s);
-    MPI_Error_class(rc, &cls);
-    QT_CHECK(MPI_ERR_UNSUPPORTED_OPERATION == cls, "stream at CUDA gave class %d", cls);
-    QT_CHECK(MPIX_STREAM_NULL == s, "a refused stream was returned");
+
+    QT_STEP("stream at the CUDA location: FIFO, pause/isync/resume, p2p, sticky failure");
+    QT_OK(MPIX_Stream_create(MPI_SESSION_NULL, MPI_INFO_NULL, MPIX_OFFLOAD_CUDA, stream, &s));
+    if (MPIX_STREAM_NULL != s) {
+        static int order[8];
+        int flag = 0, w = -1;
+        n_order = 0;
+        order_log = order;
+        QT_OK(MPIX_Stream_pause(s));
+        for (int i = 0; i < 4; ++i) {
+            QT_OK(MPIX_Op_def(log_cb, (void *) (intptr_t) i, &t));
+            QT_OK(MPIX_Stream_enqueue(s, &t));
+        }
+        QT_OK(MPIX_Stream_isync(s, &req));
+        for (int i = 0; i < 20 && !flag; ++i) {
+            QT_OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+        }
+        QT_CHECK(0 == flag && 0 == n_order, "a paused CUDA stream ran %d tokens", n_order);
+        QT_OK(MPIX_Stream_resume(s));
+        if (!flag) {
+            QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        }
+        QT_CHECK(4 == n_order, "%d tokens ran", n_order);
+        for (int i = 0; i < n_order; ++i) {
+            QT_CHECK(order[i] == i, "position %d holds %d", i, order[i]);
+        }
+        if (size >= 2 && rank < 2) {
+            int x = 31;
+            if (0 == rank) {
+                QT_OK(MPIX_Send_def(&x, 1, MPI_INT, 1, 10, MPI_COMM_WORLD, &t));
+            } else {
+                QT_OK(MPIX_Recv_def(&w, 1, MPI_INT, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &t));
+            }
+            QT_OK(MPIX_Stream_enqueue(s, &t));
+            QT_OK(MPIX_Stream_sync(s));
+            QT_CHECK(1 != rank || 31 == w, "received %d on the CUDA stream", w);
+        }
+        QT_OK(MPIX_Op_def(fail_cb, NULL, &t));
+        QT_OK(MPIX_Stream_enqueue(s, &t));
+        QT_OK(MPIX_Op_def(log_cb, (void *) (intptr_t) 99, &t));
+        rc = MPIX_Stream_enqueue(s, &t);
+        if (MPI_SUCCESS != rc) {
+            QT_OK(MPIX_Token_free(&t));
+        }
+        QT_CHECK_RC(MPIX_Stream_sync(s), MPI_ERR_OTHER);
+        QT_CHECK(4 == n_order, "a token after the failure ran (%d in all)", n_order);
+        QT_OK(MPIX_Stream_free(&s));
+    }
     MPI_Barrier(MPI_COMM_WORLD);
 }
 

@@ -454,6 +454,7 @@ def failed_return(what):
 
 row("Stream_create", "MPI_Session session, MPI_Info info, int loc_type, void *loc_info, MPIX_Stream *stream",
     """    ompi_mpix_stream_t *s;
+    graphs_cuda_stream_t *cuda = NULL;
     const char *msg = NULL;
     int ret;
 
@@ -467,12 +468,16 @@ row("Stream_create", "MPI_Session session, MPI_Info info, int loc_type, void *lo
         return graphs_session_error(session, ret, msg);
     }
     if (MPIX_OFFLOAD_CUDA == loc_type) {
-        return graphs_session_error(session, MPI_ERR_UNSUPPORTED_OPERATION,
-                                    "MPIX_Stream_create: streams at MPIX_OFFLOAD_CUDA are not "
-                                    "implemented yet (execution requests are)");
+        ret = graphs_cuda_stream_create(loc_info, &cuda, &msg);
+        if (MPI_SUCCESS != ret) {
+            return graphs_session_error(session, ret, msg);
+        }
     }
-    ret = graphs_stream_create(loc_type, MPI_SESSION_NULL == session ? NULL : session, &s);
+    ret = graphs_stream_create(loc_type, MPI_SESSION_NULL == session ? NULL : session, cuda, &s);
     if (MPI_SUCCESS != ret) {
+        if (NULL != cuda) {
+            graphs_cuda_stream_free(cuda);
+        }
         graphs_location_release(loc_type);
         return graphs_session_error(session, ret, FUNC_NAME);
     }
@@ -486,13 +491,16 @@ row("Stream_dup", "MPIX_Stream stream, MPI_Info info, MPIX_Stream *newstream",
 
     (void) info;
 """ + STREAM_CHECK.format(s="stream") + argerr("NULL == newstream", "newstream is a NULL pointer")
-    + """    /* the location is still held by the original: this cannot fail but
-     * for memory */
+    + """    if (NULL != stream->cuda) {
+        return graphs_stream_error(stream, MPI_ERR_UNSUPPORTED_OPERATION, "MPIX_Stream_dup: a "
+                                   "stream at MPIX_OFFLOAD_CUDA cannot be duplicated (create a new "
+                                   "one on the CUDA stream)");
+    }
     ret = graphs_location_acquire(stream->loc_type, NULL, &msg);
     if (MPI_SUCCESS != ret) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
     }
-    ret = graphs_stream_create(stream->loc_type, stream->session, &s);
+    ret = graphs_stream_create(stream->loc_type, stream->session, NULL, &s);
     if (MPI_SUCCESS != ret) {
         graphs_location_release(stream->loc_type);
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, FUNC_NAME);

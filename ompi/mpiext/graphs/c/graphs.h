@@ -182,6 +182,7 @@ typedef enum { GRAPHS_REQ_EXEC, GRAPHS_REQ_ISYNC } graphs_req_kind_t;
 
 typedef struct ompi_mpix_stream_t ompi_mpix_stream_t;
 typedef struct graphs_cuda_t graphs_cuda_t;
+typedef struct graphs_cuda_stream_t graphs_cuda_stream_t;
 
 typedef struct graphs_request_t {
     ompi_request_t super;
@@ -230,6 +231,13 @@ bool graphs_cuda_done(const graphs_cuda_t *c);
 int graphs_cuda_error(const graphs_cuda_t *c);
 /** Not from a progress callback (it fences the internal queue). */
 void graphs_cuda_free(graphs_cuda_t *c);
+/* streams at MPIX_OFFLOAD_CUDA */
+int graphs_cuda_stream_create(void *loc_info, graphs_cuda_stream_t **out, const char **msg);
+/** Append a token as a node of exec (the stream's) that posts it when started. */
+int graphs_cuda_stream_add(graphs_cuda_stream_t *cs, ompi_queue_exec_t *exec,
+                           ompi_mpix_token_t *token);
+void graphs_cuda_stream_fence(graphs_cuda_stream_t *cs);
+void graphs_cuda_stream_free(graphs_cuda_stream_t *cs);
 
 /** Release the execution requests kept for reuse (finalization). */
 void graphs_request_cache_flush(void);
@@ -246,6 +254,7 @@ struct ompi_mpix_stream_t {
     int loc_type;
     bool loc_held;
     struct ompi_instance_t *session;  /**< NULL: World model; errors go to its handler */
+    graphs_cuda_stream_t *cuda;       /**< MPIX_OFFLOAD_CUDA: the queue that orders it, or NULL */
     struct graphs_request_t **isyncs;  /**< pending isync requests */
     int nisyncs, isyncs_cap;
 };
@@ -262,7 +271,8 @@ static inline bool graphs_stream_failed(const ompi_mpix_stream_t *stream)
     return MPI_SUCCESS != stream->exec.error;
 }
 
-int graphs_stream_create(int loc_type, struct ompi_instance_t *session, ompi_mpix_stream_t **out);
+int graphs_stream_create(int loc_type, struct ompi_instance_t *session, graphs_cuda_stream_t *cuda,
+                         ompi_mpix_stream_t **out);
 int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token);
 int graphs_stream_set_paused(ompi_mpix_stream_t *stream, bool paused);
 int graphs_stream_sync(ompi_mpix_stream_t *stream);

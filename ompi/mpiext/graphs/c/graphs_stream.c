@@ -33,6 +33,7 @@ static void stream_construct(ompi_mpix_stream_t *stream)
     stream->loc_type = MPIX_LOC_INPLACE;
     stream->loc_held = false;
     stream->session = NULL;
+    stream->cuda = NULL;
     stream->isyncs = NULL;
     stream->nisyncs = stream->isyncs_cap = 0;
 }
@@ -49,8 +50,10 @@ OBJ_CLASS_INSTANCE(ompi_mpix_stream_t, opal_object_t, stream_construct, stream_d
 static inline bool stream_reached(const ompi_mpix_stream_t *stream, uint64_t target)
 {
     const ompi_queue_exec_t *exec = &stream->exec;
+    /* a failed CUDA stream: the tokens posted after the failure never run
+     * (the queue stopped), so nothing more is waited for */
     return ompi_queue_exec_done_count(exec) >= target
-           || (MPI_SUCCESS != exec->error && 0 == exec->running);
+           || (MPI_SUCCESS != exec->error && (0 == exec->running || NULL != stream->cuda));
 }
 
 /* lock held: complete the isync requests whose tokens have completed */
@@ -88,7 +91,8 @@ static int stream_kick(ompi_mpix_stream_t *stream)
     return OMPI_SUCCESS;
 }
 
-int graphs_stream_create(int loc_type, struct ompi_instance_t *session, ompi_mpix_stream_t **out)
+int graphs_stream_create(int loc_type, struct ompi_instance_t *session, graphs_cuda_stream_t *cuda,
+                         ompi_mpix_stream_t **out)
 {
     ompi_mpix_stream_t *stream = OBJ_NEW(ompi_mpix_stream_t);
 
@@ -98,6 +102,7 @@ int graphs_stream_create(int loc_type, struct ompi_instance_t *session, ompi_mpi
     stream->loc_type = loc_type;
     stream->loc_held = true;
     stream->session = session;
+    stream->cuda = cuda;
     *out = stream;
     return MPI_SUCCESS;
 }
@@ -110,6 +115,15 @@ int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token)
     if (graphs_stream_failed(stream)) {
         OPAL_THREAD_UNLOCK(&stream->exec.lock);
         return MPIX_ERR_STREAM_FAILED;
+    }
+    if (NULL != stream->cuda) {
+        /* posted into the CUDA stream when it may start */
+        ret = graphs_cuda_stream_add(stream->cuda, &stream->exec, token);
+        if (MPI_SUCCESS == ret && !stream->exec.paused && OMPI_SUCCESS != stream_kick(stream)) {
+            ret = MPI_ERR_NO_MEM;
+        }
+        OPAL_THREAD_UNLOCK(&stream->exec.lock);
+        return ret;
     }
     if (ompi_queue_exec_idle(&stream->exec) && graphs_token_fast(token)) {
         /* nothing before it: start it here; it becomes a node only if it
@@ -242,7 +256,7 @@ int graphs_stream_free(ompi_mpix_stream_t *stream)
     OPAL_THREAD_LOCK(&exec->lock);
     (void) ompi_queue_exec_advance(exec, false);
     /* a live stream with tokens to run, or any stream with a token running */
-    pending = 0 < exec->running
+    pending = (0 < exec->running && !(NULL != stream->cuda && MPI_SUCCESS != exec->error))
               || (MPI_SUCCESS == exec->error && exec->lo < exec->nnodes)
               || 0 < stream->nisyncs;
     OPAL_THREAD_UNLOCK(&exec->lock);
@@ -254,10 +268,18 @@ int graphs_stream_free(ompi_mpix_stream_t *stream)
         graphs_location_release(stream->loc_type);
         stream->loc_held = false;
     }
+    if (NULL != stream->cuda) {
+        /* discard what a failed queue will never run before dropping it */
+        graphs_cuda_stream_fence(stream->cuda);
+    }
     /* the tokens a failed stream never ran are dropped with it */
     OPAL_THREAD_LOCK(&exec->lock);
     ompi_queue_exec_reset(exec);
     OPAL_THREAD_UNLOCK(&exec->lock);
+    if (NULL != stream->cuda) {
+        graphs_cuda_stream_free(stream->cuda);
+        stream->cuda = NULL;
+    }
     graphs_retire(&stream->super, &stream->magic);
     return MPI_SUCCESS;
 }

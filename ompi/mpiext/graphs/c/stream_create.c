@@ -30,6 +30,7 @@ static const char FUNC_NAME[] = "MPIX_Stream_create";
 int MPIX_Stream_create(MPI_Session session, MPI_Info info, int loc_type, void *loc_info, MPIX_Stream *stream)
 {
     ompi_mpix_stream_t *s;
+    graphs_cuda_stream_t *cuda = NULL;
     const char *msg = NULL;
     int ret;
 
@@ -48,12 +49,16 @@ int MPIX_Stream_create(MPI_Session session, MPI_Info info, int loc_type, void *l
         return graphs_session_error(session, ret, msg);
     }
     if (MPIX_OFFLOAD_CUDA == loc_type) {
-        return graphs_session_error(session, MPI_ERR_UNSUPPORTED_OPERATION,
-                                    "MPIX_Stream_create: streams at MPIX_OFFLOAD_CUDA are not "
-                                    "implemented yet (execution requests are)");
+        ret = graphs_cuda_stream_create(loc_info, &cuda, &msg);
+        if (MPI_SUCCESS != ret) {
+            return graphs_session_error(session, ret, msg);
+        }
     }
-    ret = graphs_stream_create(loc_type, MPI_SESSION_NULL == session ? NULL : session, &s);
+    ret = graphs_stream_create(loc_type, MPI_SESSION_NULL == session ? NULL : session, cuda, &s);
     if (MPI_SUCCESS != ret) {
+        if (NULL != cuda) {
+            graphs_cuda_stream_free(cuda);
+        }
         graphs_location_release(loc_type);
         return graphs_session_error(session, ret, FUNC_NAME);
     }

@@ -44,13 +44,16 @@ int MPIX_Stream_dup(MPIX_Stream stream, MPI_Info info, MPIX_Stream *newstream)
     if (NULL == newstream) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_dup: newstream is a NULL pointer");
     }
-    /* the location is still held by the original: this cannot fail but
-     * for memory */
+    if (NULL != stream->cuda) {
+        return graphs_stream_error(stream, MPI_ERR_UNSUPPORTED_OPERATION, "MPIX_Stream_dup: a "
+                                   "stream at MPIX_OFFLOAD_CUDA cannot be duplicated (create a new "
+                                   "one on the CUDA stream)");
+    }
     ret = graphs_location_acquire(stream->loc_type, NULL, &msg);
     if (MPI_SUCCESS != ret) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
     }
-    ret = graphs_stream_create(stream->loc_type, stream->session, &s);
+    ret = graphs_stream_create(stream->loc_type, stream->session, NULL, &s);
     if (MPI_SUCCESS != ret) {
         graphs_location_release(stream->loc_type);
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, FUNC_NAME);
