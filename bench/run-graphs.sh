@@ -25,7 +25,7 @@ for tr in ob1 ucx; do
 done
 
 # instructions per message of the sender's batch functions (rank 0 under
-# callgrind, ob1, 10 batches of 64 messages each)
+# callgrind, ob1, 50 batches of 64 messages each)
 if [ "${GRAPHS_CALLGRIND:-0}" = 1 ] && command -v valgrind > /dev/null; then
     out=$(mktemp -d)
     timeout 600 "$PREFIX/bin/mpirun" ${TRANSPORT[ob1]} \
@@ -35,6 +35,6 @@ if [ "${GRAPHS_CALLGRIND:-0}" = 1 ] && command -v valgrind > /dev/null; then
     echo "instructions per message (callgrind, ob1, sender):"
     callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.out" 2>/dev/null \
         | awk '/:batch_(send|stream|isend|iexecute) / && !/=>/ {n=$1; gsub(",", "", n);
-               f=$0; sub(/.*:batch_/, "", f); sub(/ .*/, "", f); printf "  %-9s %6.0f\n", f, n / 640}'
+               f=$0; sub(/.*:batch_/, "", f); sub(/ .*/, "", f); printf "  %-9s %6.0f\n", f, n / 3200}'
     rm -rf "$out"
 fi
