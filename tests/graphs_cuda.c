@@ -201,6 +201,7 @@ int main(int argc, char **argv)
         }
         return qt_finalize();
     }
+    qt_arm_watchdog();
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (0 == rank) {
