@@ -62,5 +62,34 @@ for sym in MPI_Queue_init PMPI_Queue_init MPI_Queue_free PMPI_Queue_free MPI_Que
     grep -qw "$sym" <<< "$syms" || { echo "FAIL: libmpi does not export $sym"; status=1; }
 done
 
-[ "$status" = 0 ] && echo "installed headers and library carry the queue API"
+# the MPIX graphs and streams extension: reached through mpi-ext.h, with a
+# PMPIX_ twin for every MPIX_ function
+cat > "$tmp/ext.c" <<'EOC'
+#include <mpi.h>
+#include <mpi-ext.h>
+#if !OMPI_HAVE_MPI_EXT_GRAPHS
+#error "mpi-ext.h does not announce OMPI_HAVE_MPI_EXT_GRAPHS"
+#endif
+int use(void);
+int use(void)
+{
+    MPIX_Token t = MPIX_TOKEN_NULL;
+    MPIX_Stream s = MPIX_STREAM_NULL;
+    int (*ex)(MPIX_Token, MPI_Info, int, void *) = MPIX_Execute;
+    int (*pex)(MPIX_Token, MPI_Info, int, void *) = PMPIX_Execute;
+    return (t == MPIX_TOKEN_NULL) + (s == MPIX_STREAM_NULL) + (ex != 0) + (pex != 0)
+           + MPIX_LOC_INPLACE + MPIX_OFFLOAD_PTHREAD + MPIX_OFFLOAD_CUDA + MPIX_DEP_NONE
+           + MPIX_ERR_STREAM_FAILED;
+}
+EOC
+"$PREFIX/bin/mpicc" -Wall -Werror -c -o "$tmp/ext.o" "$tmp/ext.c" || { echo "FAIL: mpi-ext.h graphs declarations"; status=1; }
+ext_h=$PREFIX/include/openmpi/mpiext/mpiext_graphs_c.h
+[ -f "$ext_h" ] || { echo "FAIL: $ext_h not installed"; status=1; }
+for fn in $(sed -n 's/^OMPI_DECLSPEC int \(MPIX_[A-Za-z_]*\)(.*/\1/p' "$ext_h" 2>/dev/null); do
+    for sym in "$fn" "P$fn"; do
+        grep -qw "$sym" <<< "$syms" || { echo "FAIL: libmpi does not export $sym"; status=1; }
+    done
+done
+
+[ "$status" = 0 ] && echo "installed headers and library carry the queue API and the graphs extension"
 exit $status

@@ -35,6 +35,7 @@ for p in match_base_verbose match_pml_priority; do
 done
 
 "$info" | grep -Eq "MCA queue: default" || fail "plain ompi_info does not show 'MCA queue: default'"
+"$info" | grep -E "MPI extensions:" | grep -q "graphs" || fail "ompi_info does not list the graphs MPI extension"
 
 [ "$status" = 0 ] && echo "ompi_info lists the match and queue frameworks"
 exit $status

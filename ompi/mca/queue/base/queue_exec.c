@@ -1,0 +1,492 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+#include "ompi_config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/mca/threads/thread_usage.h"
+#include "opal/runtime/opal_progress.h"
+#include "opal/sys/atomic.h"
+#include "ompi/constants.h"
+#include "ompi/mca/queue/base/queue_exec.h"
+
+/* Executions on the active list.  The progress callback is registered at
+ * the first activation and stays registered until ompi_queue_exec_progress_fini
+ * (registering is expensive, and an MPIX_Iexecute per message would otherwise
+ * register and unregister every time); with nothing active it returns after
+ * one load. */
+static ompi_queue_exec_t **exec_active = NULL;
+static int exec_active_size = 0;
+static volatile int exec_active_count = 0;
+static opal_mutex_t exec_active_lock = OPAL_MUTEX_STATIC_INIT;
+static bool exec_registered = false;
+
+/* completed executions are handed to their owner after the locks are released */
+#define EXEC_DONE_BATCH 16
+
+static int exec_progress(void);
+
+struct ompi_queue_exec_worker_t {
+    const ompi_queue_exec_op_ops_t *ops;
+    void *op;
+    int rc;
+    opal_atomic_int32_t done;
+};
+
+static void *exec_worker_main(void *arg)
+{
+    ompi_queue_exec_worker_t *w = (ompi_queue_exec_worker_t *) arg;
+    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    int nreqs = 0;
+
+    w->rc = w->ops->start(w->op, reqs, &nreqs);
+    opal_atomic_wmb();
+    w->done = 1;
+    return NULL;
+}
+
+/* start a blocking-only node on a detached thread of its own; false when
+ * the library is not thread safe or no thread could be made */
+static bool exec_start_worker(ompi_queue_exec_node_t *node)
+{
+    ompi_queue_exec_worker_t *w;
+    pthread_attr_t attr;
+    pthread_t th;
+    int ret;
+
+    if (!opal_using_threads() || NULL == (w = malloc(sizeof(*w)))) {
+        return false;
+    }
+    w->ops = node->ops;
+    w->op = node->op;
+    w->rc = MPI_SUCCESS;
+    w->done = 0;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    ret = pthread_create(&th, &attr, exec_worker_main, w);
+    pthread_attr_destroy(&attr);
+    if (0 != ret) {
+        free(w);
+        return false;
+    }
+    node->worker = w;
+    return true;
+}
+
+void ompi_queue_exec_init(ompi_queue_exec_t *exec, bool open, ompi_queue_exec_done_fn_t done_cb,
+                          ompi_queue_exec_progressed_fn_t progressed_cb, void *cbdata)
+{
+    OBJ_CONSTRUCT(&exec->lock, opal_mutex_t);
+    exec->nodes = NULL;
+    exec->nnodes = exec->cap = exec->lo = exec->running = 0;
+    exec->retired = 0;
+    exec->error = MPI_SUCCESS;
+    exec->error_node = -1;
+    exec->open = open;
+    exec->paused = false;
+    exec->advancing = false;
+    exec->active = false;
+    exec->active_index = -1;
+    exec->done_cb = done_cb;
+    exec->progressed_cb = progressed_cb;
+    exec->cbdata = cbdata;
+}
+
+static void exec_drop_nodes(ompi_queue_exec_t *exec, int32_t from, int32_t to)
+{
+    for (int32_t i = from; i < to; ++i) {
+        ompi_queue_exec_node_t *node = &exec->nodes[i];
+        if (NULL != node->op) {
+            node->ops->release(node->op);
+            node->op = NULL;
+        }
+        if (1 < node->nsucc) {
+            free(node->succ.many);
+        }
+        node->nsucc = 0;
+    }
+}
+
+void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
+{
+    exec_drop_nodes(exec, 0, exec->nnodes);
+    exec->nnodes = exec->lo = exec->running = 0;
+    exec->retired = 0;
+    exec->error = MPI_SUCCESS;
+    exec->error_node = -1;
+}
+
+void ompi_queue_exec_fini(ompi_queue_exec_t *exec)
+{
+    ompi_queue_exec_reset(exec);
+    free(exec->nodes);
+    exec->nodes = NULL;
+    exec->cap = 0;
+    OBJ_DESTRUCT(&exec->lock);
+}
+
+static int exec_add_succ(ompi_queue_exec_node_t *node, int32_t succ)
+{
+    if (0 == node->nsucc) {
+        node->succ.one = succ;
+    } else if (1 == node->nsucc) {
+        int32_t *many = malloc(4 * sizeof(int32_t));
+        if (NULL == many) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        many[0] = node->succ.one;
+        many[1] = succ;
+        node->succ.many = many;
+    } else {
+        /* capacity doubles at each power of two */
+        if (node->nsucc >= 4 && 0 == (node->nsucc & (node->nsucc - 1))) {
+            int32_t *many = realloc(node->succ.many, 2 * node->nsucc * sizeof(int32_t));
+            if (NULL == many) {
+                return OMPI_ERR_OUT_OF_RESOURCE;
+            }
+            node->succ.many = many;
+        }
+        node->succ.many[node->nsucc] = succ;
+    }
+    node->nsucc++;
+    return OMPI_SUCCESS;
+}
+
+int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t *ops, void *op,
+                        uint16_t flags, int ndeps, const int *deps, bool fifo)
+{
+    ompi_queue_exec_node_t *node;
+    int32_t idx;
+
+    if (exec->nnodes == exec->cap) {
+        int32_t cap = exec->cap ? 2 * exec->cap : 4;
+        ompi_queue_exec_node_t *nodes = realloc(exec->nodes, cap * sizeof(*nodes));
+        if (NULL == nodes) {
+            return -1;
+        }
+        exec->nodes = nodes;
+        exec->cap = cap;
+    }
+    idx = exec->nnodes;
+    node = &exec->nodes[idx];
+    node->ops = ops;
+    node->op = op;
+    node->worker = NULL;
+    node->nreqs = 0;
+    node->state = OMPI_QUEUE_EXEC_WAITING;
+    node->flags = flags;
+    node->deps_left = 0;
+    node->nsucc = 0;
+    if (fifo && idx > 0 && OMPI_QUEUE_EXEC_DONE != exec->nodes[idx - 1].state) {
+        if (OMPI_SUCCESS != exec_add_succ(&exec->nodes[idx - 1], idx)) {
+            return -1;
+        }
+        node->deps_left++;
+    }
+    for (int i = 0; i < ndeps; ++i) {
+        int d = deps[i];
+        if (0 <= d && d < idx && OMPI_QUEUE_EXEC_DONE != exec->nodes[d].state) {
+            if (OMPI_SUCCESS != exec_add_succ(&exec->nodes[d], idx)) {
+                /* out of memory in the middle of a graph build: the caller
+                 * discards the whole execution */
+                return -1;
+            }
+            node->deps_left++;
+        }
+    }
+    exec->nnodes++;
+    return idx;
+}
+
+static void exec_node_done(ompi_queue_exec_t *exec, int32_t idx, int rc)
+{
+    ompi_queue_exec_node_t *node = &exec->nodes[idx];
+
+    node->state = OMPI_QUEUE_EXEC_DONE;
+    node->nreqs = 0;
+    if (MPI_SUCCESS != rc && MPI_SUCCESS == exec->error) {
+        exec->error = rc;
+        exec->error_node = (int) (exec->retired + (uint64_t) idx);
+    }
+    if (1 == node->nsucc) {
+        exec->nodes[node->succ.one].deps_left--;
+    } else {
+        for (int32_t s = 0; s < node->nsucc; ++s) {
+            exec->nodes[node->succ.many[s]].deps_left--;
+        }
+    }
+    /* the node keeps its operation until the execution is reset, so that a
+     * persistent execution can be inspected; a stream drops it now (the
+     * token was consumed by the enqueue) */
+    if (exec->open && NULL != node->op) {
+        node->ops->release(node->op);
+        node->op = NULL;
+    }
+}
+
+static inline bool exec_node_reqs_complete(const ompi_queue_exec_node_t *node)
+{
+    for (int r = 0; r < node->nreqs; ++r) {
+        if (!REQUEST_COMPLETE(node->reqs[r])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
+{
+    int events = 0, progress;
+
+    if (exec->advancing) {
+        return 0;
+    }
+    exec->advancing = true;
+    do {
+        progress = 0;
+        for (int32_t i = exec->lo; i < exec->nnodes; ++i) {
+            ompi_queue_exec_node_t *node = &exec->nodes[i];
+            if (OMPI_QUEUE_EXEC_RUNNING == node->state) {
+                if (NULL != node->worker) {
+                    if (node->worker->done) {
+                        int rc = node->worker->rc;
+                        opal_atomic_rmb();
+                        free(node->worker);
+                        node->worker = NULL;
+                        exec->running--;
+                        exec_node_done(exec, i, rc);
+                        progress++;
+                    }
+                } else if (exec_node_reqs_complete(node)) {
+                    int rc = node->ops->finish(node->op, node->reqs, node->nreqs);
+                    exec->running--;
+                    exec_node_done(exec, i, rc);
+                    progress++;
+                }
+            } else if (OMPI_QUEUE_EXEC_WAITING == node->state && 0 == node->deps_left) {
+                int nreqs = 0, rc;
+                if (MPI_SUCCESS != exec->error || exec->paused) {
+                    continue;
+                }
+                if ((node->flags & OMPI_QUEUE_EXEC_BLOCKING) && !may_block) {
+                    if (exec_start_worker(node)) {
+                        node->state = OMPI_QUEUE_EXEC_RUNNING;
+                        exec->running++;
+                        progress++;
+                    }
+                    continue;
+                }
+                rc = node->ops->start(node->op, node->reqs, &nreqs);
+                progress++;
+                if (MPI_SUCCESS != rc || 0 == nreqs) {
+                    exec_node_done(exec, i, rc);
+                } else {
+                    node->nreqs = (uint8_t) nreqs;
+                    node->state = OMPI_QUEUE_EXEC_RUNNING;
+                    exec->running++;
+                    /* a small message is often complete at once: finish it
+                     * in this pass so that its successor starts now */
+                    if (exec_node_reqs_complete(node)) {
+                        rc = node->ops->finish(node->op, node->reqs, node->nreqs);
+                        exec->running--;
+                        exec_node_done(exec, i, rc);
+                    }
+                }
+            }
+        }
+        while (exec->lo < exec->nnodes && OMPI_QUEUE_EXEC_DONE == exec->nodes[exec->lo].state) {
+            exec->lo++;
+        }
+        events += progress;
+    } while (0 != progress);
+    if (exec->open && exec->lo == exec->nnodes && 0 < exec->nnodes) {
+        /* a stream in steady state reuses the same few slots */
+        exec_drop_nodes(exec, 0, exec->nnodes);
+        exec->retired += (uint64_t) exec->nnodes;
+        exec->nnodes = exec->lo = 0;
+    }
+    exec->advancing = false;
+    return events;
+}
+
+int ompi_queue_exec_run_now(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t *ops, void *op)
+{
+    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    int nreqs = 0, rc, idx;
+
+    rc = ops->start(op, reqs, &nreqs);
+    if (MPI_SUCCESS == rc && 0 < nreqs) {
+        bool complete = true;
+        for (int r = 0; r < nreqs; ++r) {
+            complete = complete && REQUEST_COMPLETE(reqs[r]);
+        }
+        if (!complete) {
+            idx = ompi_queue_exec_add(exec, ops, op, 0, 0, NULL, false);
+            if (0 <= idx) {
+                ompi_queue_exec_node_t *node = &exec->nodes[idx];
+                for (int r = 0; r < nreqs; ++r) {
+                    node->reqs[r] = reqs[r];
+                }
+                node->nreqs = (uint8_t) nreqs;
+                node->state = OMPI_QUEUE_EXEC_RUNNING;
+                exec->running++;
+                return 0;
+            }
+            /* no room to track it: wait for it here, and fail */
+            for (int r = 0; r < nreqs; ++r) {
+                (void) ompi_request_wait_completion(reqs[r]);
+            }
+            (void) ops->finish(op, reqs, nreqs);
+            rc = MPI_ERR_NO_MEM;
+        } else {
+            rc = ops->finish(op, reqs, nreqs);
+        }
+    }
+    if (MPI_SUCCESS != rc && MPI_SUCCESS == exec->error) {
+        exec->error = rc;
+        exec->error_node = (int) (exec->retired + (uint64_t) exec->nnodes);
+    }
+    /* counted as a node done and dropped */
+    exec->retired++;
+    ops->release(op);
+    return 1;
+}
+
+int ompi_queue_exec_activate(ompi_queue_exec_t *exec)
+{
+    OPAL_THREAD_LOCK(&exec_active_lock);
+    if (exec->active) {
+        OPAL_THREAD_UNLOCK(&exec_active_lock);
+        return OMPI_SUCCESS;
+    }
+    if (exec_active_count == exec_active_size) {
+        int size = exec_active_size ? 2 * exec_active_size : 16;
+        ompi_queue_exec_t **active = realloc(exec_active, size * sizeof(*active));
+        if (NULL == active) {
+            OPAL_THREAD_UNLOCK(&exec_active_lock);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        exec_active = active;
+        exec_active_size = size;
+    }
+    if (!exec_registered) {
+        opal_progress_register(exec_progress);
+        exec_registered = true;
+    }
+    exec->active = true;
+    exec->active_index = exec_active_count;
+    exec_active[exec_active_count] = exec;
+    opal_atomic_wmb();
+    exec_active_count++;
+    OPAL_THREAD_UNLOCK(&exec_active_lock);
+    return OMPI_SUCCESS;
+}
+
+/* active lock held */
+static void exec_remove(ompi_queue_exec_t *exec)
+{
+    int last = exec_active_count - 1;
+
+    exec_active[exec->active_index] = exec_active[last];
+    exec_active[exec->active_index]->active_index = exec->active_index;
+    exec_active_count = last;
+    exec->active = false;
+    exec->active_index = -1;
+}
+
+void ompi_queue_exec_deactivate(ompi_queue_exec_t *exec)
+{
+    OPAL_THREAD_LOCK(&exec_active_lock);
+    if (exec->active) {
+        exec_remove(exec);
+    }
+    OPAL_THREAD_UNLOCK(&exec_active_lock);
+}
+
+static int exec_progress(void)
+{
+    ompi_queue_exec_t *done[EXEC_DONE_BATCH];
+    int ndone = 0, events = 0;
+
+    if (0 == exec_active_count || 0 != OPAL_THREAD_TRYLOCK(&exec_active_lock)) {
+        return 0;
+    }
+    for (int i = 0; i < exec_active_count && ndone < EXEC_DONE_BATCH;) {
+        ompi_queue_exec_t *exec = exec_active[i];
+        bool complete;
+        int ev;
+
+        if (0 != OPAL_THREAD_TRYLOCK(&exec->lock)) {
+            ++i;
+            continue;
+        }
+        if (exec->advancing) {
+            /* this thread is inside this execution already (a callback
+             * that made a progressing MPI call) */
+            OPAL_THREAD_UNLOCK(&exec->lock);
+            ++i;
+            continue;
+        }
+        ev = ompi_queue_exec_advance(exec, false);
+        events += ev;
+        if (exec->open) {
+            if (NULL != exec->progressed_cb) {
+                exec->progressed_cb(exec, exec->cbdata);
+            }
+            /* an idle or failed stream leaves the list until its next
+             * enqueue or resume (removed under its lock, so that an enqueue
+             * cannot miss the removal) */
+            if (0 == exec->running && (exec->lo == exec->nnodes || MPI_SUCCESS != exec->error)) {
+                exec_remove(exec);
+            } else {
+                ++i;
+            }
+            OPAL_THREAD_UNLOCK(&exec->lock);
+            continue;
+        }
+        complete = ompi_queue_exec_complete(exec);
+        OPAL_THREAD_UNLOCK(&exec->lock);
+        if (complete) {
+            exec_remove(exec);
+            done[ndone++] = exec;
+        } else {
+            ++i;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&exec_active_lock);
+    for (int i = 0; i < ndone; ++i) {
+        done[i]->done_cb(done[i], done[i]->cbdata);
+    }
+    return events + ndone;
+}
+
+void ompi_queue_exec_drive(ompi_queue_exec_t *exec)
+{
+    opal_progress();
+    OPAL_THREAD_LOCK(&exec->lock);
+    (void) ompi_queue_exec_advance(exec, true);
+    OPAL_THREAD_UNLOCK(&exec->lock);
+}
+
+void ompi_queue_exec_progress_fini(void)
+{
+    OPAL_THREAD_LOCK(&exec_active_lock);
+    if (exec_registered) {
+        opal_progress_unregister(exec_progress);
+        exec_registered = false;
+    }
+    free(exec_active);
+    exec_active = NULL;
+    exec_active_size = exec_active_count = 0;
+    OPAL_THREAD_UNLOCK(&exec_active_lock);
+}

@@ -1,0 +1,225 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The dependency executor: runs a set of nodes, each an operation that is
+ * started once every node it depends on has completed.  A FIFO (an MPIX
+ * stream) is the special case where each node depends on the one appended
+ * before it; a DAG (an MPIX graph execution) gives each node any number of
+ * predecessors.  The executor knows nothing of MPI operations: a node is an
+ * opaque operation with a table of functions (ompi_queue_exec_op_ops_t)
+ * supplied by its user (the graphs extension).
+ *
+ * An execution is advanced by ompi_queue_exec_advance(), called by the
+ * executor's progress callback for every active execution (so by any thread
+ * in opal_progress, including the strong-progress thread) and by the
+ * blocking calls that drive one execution.  From the first failure on, an
+ * execution starts nothing more; running nodes are left to complete.
+ */
+
+#ifndef OMPI_MCA_QUEUE_BASE_QUEUE_EXEC_H
+#define OMPI_MCA_QUEUE_BASE_QUEUE_EXEC_H
+
+#include "ompi_config.h"
+
+#include "opal/mca/threads/mutex.h"
+#include "ompi/request/request.h"
+
+BEGIN_C_DECLS
+
+/** Internal requests one node may wait for (a sendrecv has two). */
+#define OMPI_QUEUE_EXEC_NODE_REQS 2
+
+/** The node's operation may block (MPI_File_open): never started from a
+ * progress callback.  A caller of ompi_queue_exec_advance() that passes
+ * may_block starts it in its own thread; otherwise, when the library is
+ * thread safe, a worker thread does (the start function is then called
+ * without the execution's lock, and must return with no internal request);
+ * otherwise it waits for a caller that may block. */
+#define OMPI_QUEUE_EXEC_BLOCKING 0x1
+
+typedef struct ompi_queue_exec_t ompi_queue_exec_t;
+
+/**
+ * What a node runs.  Every function is called with the execution's lock
+ * held, in the thread advancing it (a progress callback, the strong-progress
+ * thread, or the application thread in a blocking call).
+ */
+typedef struct ompi_queue_exec_op_ops_t {
+    /**
+     * Start the operation.
+     *
+     * @param[in]  op     the node's operation
+     * @param[out] reqs   internal requests the executor polls
+     * @param[out] nreqs  how many (0: the operation completed in the call)
+     * @return MPI_SUCCESS, or an MPI error class: the operation failed (its
+     *         requests, if any, are already released)
+     */
+    int (*start)(void *op, ompi_request_t **reqs, int *nreqs);
+    /**
+     * Every internal request of the node has completed: collect the results
+     * (statuses, OUT arguments) and release the requests.
+     *
+     * @return MPI_SUCCESS or the operation's MPI error class
+     */
+    int (*finish)(void *op, ompi_request_t **reqs, int nreqs);
+    /** The node no longer needs op (drop the reference it held). */
+    void (*release)(void *op);
+} ompi_queue_exec_op_ops_t;
+
+typedef enum {
+    OMPI_QUEUE_EXEC_WAITING = 0,  /**< dependencies outstanding, or not started yet */
+    OMPI_QUEUE_EXEC_RUNNING = 1,
+    OMPI_QUEUE_EXEC_DONE = 2,
+} ompi_queue_exec_node_state_t;
+
+/** A blocking-only node started on a worker thread. */
+typedef struct ompi_queue_exec_worker_t ompi_queue_exec_worker_t;
+
+typedef struct ompi_queue_exec_node_t {
+    const ompi_queue_exec_op_ops_t *ops;
+    void *op;
+    ompi_queue_exec_worker_t *worker;  /**< running on a worker thread, or NULL */
+    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    uint8_t nreqs;
+    uint8_t state;           /**< ompi_queue_exec_node_state_t */
+    uint16_t flags;          /**< OMPI_QUEUE_EXEC_BLOCKING */
+    int32_t deps_left;       /**< predecessors not completed */
+    int32_t nsucc;
+    union {
+        int32_t one;         /**< nsucc == 1 */
+        int32_t *many;       /**< nsucc > 1 */
+    } succ;
+} ompi_queue_exec_node_t;
+
+/**
+ * Called by the progress callback, with no lock held, once an execution that
+ * is not open (see ompi_queue_exec_init) has completed; the execution has
+ * already left the active list, so cb may free it.
+ */
+typedef void (*ompi_queue_exec_done_fn_t)(ompi_queue_exec_t *exec, void *cbdata);
+
+/**
+ * Called by the progress callback with the execution's lock held each time
+ * it advanced an open execution (a stream: to complete isync requests).
+ */
+typedef void (*ompi_queue_exec_progressed_fn_t)(ompi_queue_exec_t *exec, void *cbdata);
+
+struct ompi_queue_exec_t {
+    opal_mutex_t lock;
+    ompi_queue_exec_node_t *nodes;
+    int32_t nnodes, cap;
+    int32_t lo;              /**< every node below lo is done */
+    int32_t running;
+    uint64_t retired;        /**< nodes done and dropped from nodes[] (open executions) */
+    int error;               /**< first failure (MPI error class) */
+    int error_node;          /**< its node index (retired + index), -1 */
+    bool open;               /**< a stream: nodes keep being appended, never "complete" */
+    bool paused;             /**< start nothing (MPIX_Stream_pause) */
+    bool advancing;          /**< inside advance (the lock is a no-op without threads) */
+    bool active;             /**< in the active list */
+    int active_index;
+    ompi_queue_exec_done_fn_t done_cb;
+    ompi_queue_exec_progressed_fn_t progressed_cb;
+    void *cbdata;
+};
+
+/** Prepare an execution (empty).  open: a stream (see above). */
+OMPI_DECLSPEC void ompi_queue_exec_init(ompi_queue_exec_t *exec, bool open,
+                                        ompi_queue_exec_done_fn_t done_cb,
+                                        ompi_queue_exec_progressed_fn_t progressed_cb,
+                                        void *cbdata);
+
+/** Release the nodes (none may be running) and the lock. */
+OMPI_DECLSPEC void ompi_queue_exec_fini(ompi_queue_exec_t *exec);
+
+/** Drop every node (none running) and the error: ready for a new execution. */
+OMPI_DECLSPEC void ompi_queue_exec_reset(ompi_queue_exec_t *exec);
+
+/**
+ * Append a node.  Lock held by the caller (or the execution not yet
+ * shared).  The node depends on the ndeps node indices in deps (those still
+ * held in nodes[]; retired ones count as complete).
+ *
+ * @param[in] fifo  depend on the node appended before, if still pending
+ *                  (streams), in addition to deps
+ * @return node index or -1 (out of memory; nothing changed)
+ */
+OMPI_DECLSPEC int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t *ops,
+                                      void *op, uint16_t flags, int ndeps, const int *deps,
+                                      bool fifo);
+
+/**
+ * Fast path of a node that may start at once (nothing pending in the
+ * execution, no failure, not paused, not blocking-only): start it in the
+ * caller.  If it completes in the call no node is made (the operation is
+ * released, the done count advances, a failure is recorded); otherwise it
+ * becomes a running node, as if appended and started by advance.  Lock held
+ * by the caller.
+ *
+ * @return 1: completed in the call (failed or not); 0: running
+ */
+OMPI_DECLSPEC int ompi_queue_exec_run_now(ompi_queue_exec_t *exec,
+                                          const ompi_queue_exec_op_ops_t *ops, void *op);
+
+/** Whether ompi_queue_exec_run_now may be used now. */
+static inline bool ompi_queue_exec_idle(const ompi_queue_exec_t *exec)
+{
+    return exec->lo == exec->nnodes && 0 == exec->running && MPI_SUCCESS == exec->error
+           && !exec->paused && !exec->advancing;
+}
+
+/**
+ * Start what the dependencies allow, retire what completed.  Lock held by
+ * the caller.
+ *
+ * @param[in] may_block  blocking-only nodes may start (not in progress)
+ * @return number of events (starts and completions)
+ */
+OMPI_DECLSPEC int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block);
+
+/** Completed: every node done, or a failure and nothing running (closed executions). */
+static inline bool ompi_queue_exec_complete(const ompi_queue_exec_t *exec)
+{
+    return 0 == exec->running && (exec->lo == exec->nnodes || MPI_SUCCESS != exec->error);
+}
+
+/** Number of nodes completed since init/reset (open executions: FIFO position). */
+static inline uint64_t ompi_queue_exec_done_count(const ompi_queue_exec_t *exec)
+{
+    return exec->retired + (uint64_t) exec->lo;
+}
+
+/** Nodes appended since init/reset. */
+static inline uint64_t ompi_queue_exec_total(const ompi_queue_exec_t *exec)
+{
+    return exec->retired + (uint64_t) exec->nnodes;
+}
+
+/**
+ * Put the execution on the active list: the progress callback advances it
+ * until it completes (closed; then done_cb) or, open, until it is idle or
+ * failed with nothing running (activate it again when appending).  Called
+ * with the execution's lock held or before it is shared.
+ */
+OMPI_DECLSPEC int ompi_queue_exec_activate(ompi_queue_exec_t *exec);
+OMPI_DECLSPEC void ompi_queue_exec_deactivate(ompi_queue_exec_t *exec);
+
+/** Drive one execution from a blocking call: opal_progress once, then advance it (may_block). */
+OMPI_DECLSPEC void ompi_queue_exec_drive(ompi_queue_exec_t *exec);
+
+/** Unregister the progress callback (finalization; nothing may be active). */
+OMPI_DECLSPEC void ompi_queue_exec_progress_fini(void);
+
+END_C_DECLS
+
+#endif /* OMPI_MCA_QUEUE_BASE_QUEUE_EXEC_H */

@@ -1,0 +1,223 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Argument checks and captures shared by the generated _def bindings: the
+ * same error classes as the blocking call would give.
+ */
+
+#ifndef OMPI_MPIEXT_GRAPHS_BINDINGS_H
+#define OMPI_MPIEXT_GRAPHS_BINDINGS_H
+
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "opal/mca/threads/thread_usage.h"
+#include "ompi/file/file.h"
+#include "ompi/info/info.h"
+#include "ompi/instance/instance.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/mpi/c/bindings.h"
+#include "ompi/mpiext/graphs/c/graphs.h"
+
+/** @return MPI_SUCCESS or the class MPI_Send/MPI_Recv would report */
+static inline int graphs_check_p2p(ompi_communicator_t *comm, int count, ompi_datatype_t *dtype,
+                                   int peer, int tag, bool is_recv)
+{
+    int rc = MPI_SUCCESS;
+
+    if (count < 0) {
+        return MPI_ERR_COUNT;
+    }
+    if (MPI_DATATYPE_NULL == dtype || NULL == dtype) {
+        return MPI_ERR_TYPE;
+    }
+    if (is_recv) {
+        if ((tag < 0 && MPI_ANY_TAG != tag) || tag > mca_pml.pml_max_tag) {
+            return MPI_ERR_TAG;
+        }
+        if (MPI_ANY_SOURCE != peer && MPI_PROC_NULL != peer && ompi_comm_peer_invalid(comm, peer)) {
+            return MPI_ERR_RANK;
+        }
+        OMPI_CHECK_DATATYPE_FOR_RECV(rc, dtype, count);
+    } else {
+        if (tag < 0 || tag > mca_pml.pml_max_tag) {
+            return MPI_ERR_TAG;
+        }
+        if (MPI_PROC_NULL != peer && ompi_comm_peer_invalid(comm, peer)) {
+            return MPI_ERR_RANK;
+        }
+        OMPI_CHECK_DATATYPE_FOR_SEND(rc, dtype, count);
+    }
+    return rc;
+}
+
+static inline void graphs_set_p2p(graphs_p2p_args_t *p, void *buf, int count,
+                                  ompi_datatype_t *dtype, int peer, int tag,
+                                  ompi_status_public_t *status)
+{
+    p->buf = buf;
+    p->count = count;
+    p->dtype = graphs_keep_type(dtype);
+    p->peer = peer;
+    p->tag = tag;
+    p->status = status;
+}
+
+/** op NULL: no reduction (bcast); rooted: root must be a rank of an
+ * intracommunicator */
+static inline int graphs_check_coll(ompi_communicator_t *comm, int count, ompi_datatype_t *dtype,
+                                    ompi_op_t *op, int root, bool rooted)
+{
+    int rc = MPI_SUCCESS;
+
+    if (OMPI_COMM_IS_INTER(comm)) {
+        /* the deferred collectives of this step are intracommunicator ones */
+        return MPI_ERR_COMM;
+    }
+    OMPI_CHECK_DATATYPE_FOR_SEND(rc, dtype, count);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (NULL != op) {
+        char *msg = NULL;
+        if (MPI_OP_NULL == op || !ompi_op_is_valid(op, dtype, &msg, "MPIX_def")) {
+            free(msg);
+            return MPI_ERR_OP;
+        }
+    }
+    if (rooted && (root < 0 || root >= ompi_comm_size(comm))) {
+        return MPI_ERR_ROOT;
+    }
+    return MPI_SUCCESS;
+}
+
+static inline void graphs_set_coll(ompi_mpix_token_t *t, const void *sbuf, void *rbuf, int count,
+                                   ompi_datatype_t *dtype, ompi_op_t *op, int root)
+{
+    t->a.coll.sbuf = sbuf;
+    t->a.coll.rbuf = rbuf;
+    t->a.coll.count = count;
+    t->a.coll.dtype = graphs_keep_type(dtype);
+    if (NULL != op) {
+        OBJ_RETAIN(op);
+        t->a.coll.op = op;
+    } else {
+        t->a.coll.op = NULL;
+    }
+    t->a.coll.root = root;
+}
+
+/** NULL, or why a copy is refused (overlap is detected: spec 1.7) */
+static inline const char *graphs_check_copy(void *dst, const void *src, MPI_Aint size)
+{
+    uintptr_t d = (uintptr_t) dst, s = (uintptr_t) src;
+
+    if (size < 0) {
+        return "MPIX_Copy_mem: size is negative";
+    }
+    if (0 == size) {
+        return NULL;
+    }
+    if (NULL == dst || NULL == src) {
+        return "MPIX_Copy_mem: a NULL buffer with a positive size";
+    }
+    if (d < s + (uintptr_t) size && s < d + (uintptr_t) size) {
+        return "MPIX_Copy_mem: the source and destination ranges overlap";
+    }
+    return NULL;
+}
+
+/**
+ * The datatype and int count that describe count elements of dtype: the
+ * same for counts that fit an int; above INT_MAX a struct of 2^20-element
+ * blocks and the remainder (5.0.7 has no large-count io functions).
+ *
+ * @param[out] type   retained (the caller's reference)
+ */
+static inline int graphs_count_type(MPI_Count count, ompi_datatype_t *dtype,
+                                    ompi_datatype_t **type, int *icount)
+{
+    const MPI_Count block = (MPI_Count) 1 << 20;
+    ompi_datatype_t *chunk = NULL, *types[2];
+    ptrdiff_t lb, extent, disps[2];
+    int lens[2], rc;
+
+    if (count <= INT_MAX) {
+        *type = graphs_keep_type(dtype);
+        *icount = (int) count;
+        return MPI_SUCCESS;
+    }
+    if (count / block > INT_MAX) {
+        return MPI_ERR_COUNT;
+    }
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    rc = ompi_datatype_create_contiguous((int) block, dtype, &chunk);
+    if (OMPI_SUCCESS != rc) {
+        return MPI_ERR_INTERN;
+    }
+    lens[0] = (int) (count / block);
+    lens[1] = (int) (count % block);
+    disps[0] = 0;
+    disps[1] = (ptrdiff_t) (count / block) * (ptrdiff_t) block * extent;
+    types[0] = chunk;
+    types[1] = dtype;
+    rc = ompi_datatype_create_struct(2, lens, disps, types, type);
+    ompi_datatype_destroy(&chunk);
+    if (OMPI_SUCCESS != rc || OMPI_SUCCESS != ompi_datatype_commit(type)) {
+        return MPI_ERR_INTERN;
+    }
+    *icount = 1;
+    return MPI_SUCCESS;
+}
+
+static inline void graphs_set_io(ompi_mpix_token_t *t, MPI_File fh, MPI_Offset offset,
+                                 void *buf, ompi_datatype_t *type, int count,
+                                 ompi_status_public_t *status)
+{
+    t->a.io.fh = fh;
+    t->a.io.offset = offset;
+    t->a.io.buf = buf;
+    t->a.io.count = count;
+    t->a.io.dtype = type;
+    t->a.io.status = status;
+}
+
+/** Report an error of a call on a valid stream: its session's error handler
+ * (Sessions model), or as the queue functions do (World model). */
+static inline int graphs_stream_error(ompi_mpix_stream_t *stream, int err, const char *msg)
+{
+    if (NULL != stream->session) {
+        return OMPI_ERRHANDLER_INVOKE(stream->session, err, msg);
+    }
+    return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
+}
+
+static inline int graphs_session_error(ompi_instance_t *session, int err, const char *msg)
+{
+    if (MPI_SESSION_NULL != session) {
+        return OMPI_ERRHANDLER_INVOKE(session, err, msg);
+    }
+    return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
+}
+
+/** A failed execution: the handler of the operation's communicator. */
+static inline int graphs_token_error(ompi_mpix_token_t *token, int err, const char *msg)
+{
+    if (NULL != token->comm) {
+        return OMPI_ERRHANDLER_INVOKE(token->comm, err, msg);
+    }
+    return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
+}
+
+#endif /* OMPI_MPIEXT_GRAPHS_BINDINGS_H */

@@ -1,0 +1,512 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Execution requests (MPIX_Iexecute, MPIX_Execute_init) and the location
+ * checks.  An execution request is an OMPI_REQUEST_COLL request on
+ * MPI_COMM_SELF with its own start/free/cancel, as libnbc's persistent
+ * collectives are, so that the unpatched MPI_Start, MPI_Startall, waits,
+ * tests, MPI_Request_get_status and MPI_Request_free serve it.
+ */
+
+#include "ompi_config.h"
+
+#include "opal/runtime/opal_progress.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/mca/queue/base/queue_object.h"
+#include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/runtime/ompi_async_progress.h"
+
+/* holds of the progress thread that could not be released in the thread
+ * that completed an execution (the progress thread itself cannot join
+ * itself): released by the next call from the program, or at finalization */
+static opal_atomic_int32_t graphs_deferred_releases = 0;
+
+void graphs_location_flush(void);
+
+int graphs_location_acquire(int loc_type, void *loc_info, const char **msg)
+{
+    graphs_location_flush();
+    switch (loc_type) {
+    case MPIX_LOC_INPLACE:
+        return MPI_SUCCESS;
+    case MPIX_OFFLOAD_PTHREAD:
+        if (OMPI_SUCCESS != ompi_async_progress_request()) {
+            *msg = "MPIX_OFFLOAD_PTHREAD needs a thread-safe library: initialize with "
+                   "MPI_THREAD_MULTIPLE, or request strong progress (mpi_async_progress=1 or "
+                   "the info key mpi_strong_progress)";
+            return MPI_ERR_ARG;
+        }
+        return MPI_SUCCESS;
+    case MPIX_OFFLOAD_CUDA:
+        if (NULL == loc_info) {
+            *msg = "MPIX_OFFLOAD_CUDA needs loc_info pointing to a cudaStream_t";
+            return MPI_ERR_ARG;
+        }
+        /* the same refusals as an MPI_Queue on that stream (no driver, no
+         * device, library not thread safe) */
+        return graphs_cuda_probe(loc_info, msg);
+    case MPIX_OFFLOAD_HIP:
+        *msg = "MPIX_OFFLOAD_HIP is not available in this build";
+        return MPI_ERR_ARG;
+    case MPIX_OFFLOAD_NITRO:
+        *msg = "MPIX_OFFLOAD_NITRO is not available (no such device support)";
+        return MPI_ERR_ARG;
+    default:
+        *msg = "unknown loc_type";
+        return MPI_ERR_ARG;
+    }
+}
+
+void graphs_location_release(int loc_type)
+{
+    if (MPIX_OFFLOAD_PTHREAD == loc_type) {
+        ompi_async_progress_release();
+    }
+}
+
+/* the last reference of a request that may be completed in the progress
+ * thread: never join that thread from itself */
+static void graphs_location_release_deferred(int loc_type)
+{
+    if (MPIX_OFFLOAD_PTHREAD == loc_type) {
+        (void) OPAL_THREAD_ADD_FETCH32(&graphs_deferred_releases, 1);
+    }
+}
+
+/* CUDA locations of requests released in a progress callback, where the
+ * internal queue cannot be fenced: freed by the next call from the program */
+#define GRAPHS_CUDA_DEFERRED 64
+static graphs_cuda_t *graphs_cuda_deferred[GRAPHS_CUDA_DEFERRED];
+static int graphs_cuda_ndeferred = 0;
+static opal_mutex_t graphs_cuda_deferred_lock = OPAL_MUTEX_STATIC_INIT;
+
+static void graphs_cuda_free_later(graphs_cuda_t *c)
+{
+    OPAL_THREAD_LOCK(&graphs_cuda_deferred_lock);
+    if (graphs_cuda_ndeferred < GRAPHS_CUDA_DEFERRED) {
+        graphs_cuda_deferred[graphs_cuda_ndeferred++] = c;
+    }
+    OPAL_THREAD_UNLOCK(&graphs_cuda_deferred_lock);
+}
+
+static void graphs_cuda_flush(void)
+{
+    graphs_cuda_t *c;
+
+    while (0 < graphs_cuda_ndeferred) {
+        c = NULL;
+        OPAL_THREAD_LOCK(&graphs_cuda_deferred_lock);
+        if (0 < graphs_cuda_ndeferred) {
+            c = graphs_cuda_deferred[--graphs_cuda_ndeferred];
+        }
+        OPAL_THREAD_UNLOCK(&graphs_cuda_deferred_lock);
+        if (NULL != c) {
+            graphs_cuda_free(c);
+        }
+    }
+}
+
+void graphs_location_flush(void)
+{
+    graphs_cuda_flush();
+    while (0 < graphs_deferred_releases) {
+        (void) OPAL_THREAD_ADD_FETCH32(&graphs_deferred_releases, -1);
+        ompi_async_progress_release();
+    }
+}
+
+static int graphs_request_start(size_t count, ompi_request_t **requests);
+static int graphs_request_free(ompi_request_t **request);
+static int graphs_request_cancel(ompi_request_t *request, int complete);
+static void graphs_exec_done(ompi_queue_exec_t *exec, void *cbdata);
+
+static void graphs_request_construct(graphs_request_t *req)
+{
+    req->super.req_type = OMPI_REQUEST_COLL;
+    req->super.req_start = graphs_request_start;
+    req->super.req_free = graphs_request_free;
+    req->super.req_cancel = graphs_request_cancel;
+    req->kind = GRAPHS_REQ_EXEC;
+    req->token = NULL;
+    ompi_queue_exec_init(&req->exec, false, graphs_exec_done, NULL, req);
+    req->loc_type = MPIX_LOC_INPLACE;
+    req->completed = false;
+    req->user_freed = false;
+    req->error_kept = false;
+    req->last_error = MPI_SUCCESS;
+    req->last_op = MPIX_DEP_NONE;
+    req->stream = NULL;
+    req->target = 0;
+    req->cuda = NULL;
+    req->outer = NULL;
+}
+
+static void graphs_request_destruct(graphs_request_t *req)
+{
+    ompi_queue_exec_fini(&req->exec);
+    if (NULL != req->token) {
+        graphs_token_release(req->token);
+    }
+}
+
+OBJ_CLASS_INSTANCE(graphs_request_t, ompi_request_t, graphs_request_construct,
+                   graphs_request_destruct);
+
+bool graphs_request_is(ompi_request_t *req)
+{
+    return NULL != req && graphs_request_free == req->req_free;
+}
+
+/* the status of a completed execution: empty, with the first failure; a
+ * token that is one receive reports the receive's status */
+static void graphs_request_set_status(graphs_request_t *req)
+{
+    ompi_status_public_t *st = &req->super.req_status;
+    ompi_mpix_token_t *t = req->token;
+
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->_ucount = 0;
+    st->_cancelled = 0;
+    if (NULL != t && GRAPHS_OP_RECV == t->kind && MPI_STATUS_IGNORE != t->a.p2p.status) {
+        st->MPI_SOURCE = t->a.p2p.status->MPI_SOURCE;
+        st->MPI_TAG = t->a.p2p.status->MPI_TAG;
+        st->_ucount = t->a.p2p.status->_ucount;
+    }
+    st->MPI_ERROR = req->exec.error;
+    req->last_error = req->exec.error;
+    /* a single-operation token has no op IDs */
+    req->last_op = MPIX_DEP_NONE;
+}
+
+/*
+ * Execution requests given back are kept for reuse (with their node array),
+ * up to this many: an MPIX_Iexecute per message would otherwise pay for an
+ * object construction, two allocations and their frees every time.
+ */
+#define GRAPHS_REQUEST_CACHE 64
+
+static graphs_request_t *graphs_request_cache[GRAPHS_REQUEST_CACHE];
+static int graphs_request_cached = 0;
+static opal_mutex_t graphs_request_cache_lock = OPAL_MUTEX_STATIC_INIT;
+
+static graphs_request_t *graphs_request_get(void)
+{
+    graphs_request_t *req = NULL;
+
+    if (0 < graphs_request_cached) {
+        OPAL_THREAD_LOCK(&graphs_request_cache_lock);
+        if (0 < graphs_request_cached) {
+            req = graphs_request_cache[--graphs_request_cached];
+        }
+        OPAL_THREAD_UNLOCK(&graphs_request_cache_lock);
+    }
+    if (NULL == req) {
+        return OBJ_NEW(graphs_request_t);
+    }
+    req->kind = GRAPHS_REQ_EXEC;
+    req->loc_type = MPIX_LOC_INPLACE;
+    req->completed = false;
+    req->user_freed = false;
+    req->error_kept = false;
+    req->last_error = MPI_SUCCESS;
+    req->last_op = MPIX_DEP_NONE;
+    req->stream = NULL;
+    req->target = 0;
+    req->cuda = NULL;
+    req->outer = NULL;
+    return req;
+}
+
+static void graphs_request_release(graphs_request_t *req, bool deferred)
+{
+    if (deferred) {
+        graphs_location_release_deferred(req->loc_type);
+    } else {
+        graphs_location_release(req->loc_type);
+    }
+    if (NULL != req->cuda) {
+        if (deferred) {
+            graphs_cuda_free_later(req->cuda);
+        } else {
+            graphs_cuda_free(req->cuda);
+        }
+        req->cuda = NULL;
+    }
+    OMPI_REQUEST_FINI(&req->super);
+    if (GRAPHS_REQ_EXEC == req->kind && graphs_request_cached < GRAPHS_REQUEST_CACHE) {
+        ompi_queue_exec_reset(&req->exec);
+        if (NULL != req->token) {
+            graphs_token_release(req->token);
+            req->token = NULL;
+        }
+        OPAL_THREAD_LOCK(&graphs_request_cache_lock);
+        if (graphs_request_cached < GRAPHS_REQUEST_CACHE) {
+            graphs_request_cache[graphs_request_cached++] = req;
+            req = NULL;
+        }
+        OPAL_THREAD_UNLOCK(&graphs_request_cache_lock);
+        if (NULL == req) {
+            return;
+        }
+    }
+    OBJ_RELEASE(req);
+}
+
+void graphs_request_destroy(graphs_request_t *req)
+{
+    graphs_request_release(req, false);
+}
+
+void graphs_request_cache_flush(void)
+{
+    OPAL_THREAD_LOCK(&graphs_request_cache_lock);
+    while (0 < graphs_request_cached) {
+        graphs_request_t *req = graphs_request_cache[--graphs_request_cached];
+        OBJ_RELEASE(req);
+    }
+    OPAL_THREAD_UNLOCK(&graphs_request_cache_lock);
+}
+
+/* the inner execution of a CUDA-located request completed: so has the
+ * program's request (its status is the inner one's) */
+static void graphs_request_complete_outer(graphs_request_t *outer, graphs_request_t *inner)
+{
+    bool release;
+
+    OPAL_THREAD_LOCK(&outer->exec.lock);
+    outer->super.req_status = inner->super.req_status;
+    outer->last_error = inner->last_error;
+    outer->last_op = inner->last_op;
+    outer->completed = true;
+    release = outer->user_freed;
+    OPAL_THREAD_UNLOCK(&outer->exec.lock);
+    if (release) {
+        graphs_request_release(outer, true);
+        return;
+    }
+    ompi_request_complete(&outer->super, true);
+}
+
+/* exec lock not held: the execution completed; complete the request */
+static void graphs_request_complete(graphs_request_t *req)
+{
+    graphs_request_t *outer;
+    bool release;
+
+    OPAL_THREAD_LOCK(&req->exec.lock);
+    graphs_request_set_status(req);
+    req->completed = true;
+    release = req->user_freed;
+    outer = req->outer;
+    OPAL_THREAD_UNLOCK(&req->exec.lock);
+    if (release) {
+        /* freed by the program while active: nobody waits for it */
+        graphs_request_release(req, true);
+        return;
+    }
+    ompi_request_complete(&req->super, true);
+    if (NULL != outer) {
+        graphs_request_complete_outer(outer, req);
+    }
+}
+
+static void graphs_exec_done(ompi_queue_exec_t *exec, void *cbdata)
+{
+    (void) exec;
+    graphs_request_complete((graphs_request_t *) cbdata);
+}
+
+/* start one execution: load the token, run what can run now, hand the rest
+ * to progress */
+static int graphs_request_launch(graphs_request_t *req)
+{
+    bool done;
+    int ret;
+
+    req->super.req_status.MPI_ERROR = MPI_SUCCESS;
+    req->super.req_complete = REQUEST_PENDING;
+    req->super.req_state = OMPI_REQUEST_ACTIVE;
+    req->completed = false;
+    req->error_kept = false;
+    if (NULL != req->cuda) {
+        /* ordered in the CUDA stream: the host agent starts the inner
+         * execution when the stream reaches this point */
+        ret = graphs_cuda_start(req->cuda, req);
+        if (MPI_SUCCESS != ret) {
+            req->super.req_status.MPI_ERROR = ret;
+            req->last_error = ret;
+            req->completed = true;
+            ompi_request_complete(&req->super, true);
+        }
+        return OMPI_SUCCESS;
+    }
+    OPAL_THREAD_LOCK(&req->exec.lock);
+    ompi_queue_exec_reset(&req->exec);
+    if (graphs_token_fast(req->token)) {
+        /* one operation and nothing before it: start it here, no node
+         * unless it is still running */
+        OBJ_RETAIN(req->token);
+        (void) ompi_queue_exec_run_now(&req->exec, &graphs_token_exec_ops, req->token);
+    } else if (MPI_SUCCESS != (ret = graphs_exec_load(&req->exec, req->token))) {
+        req->exec.error = ret;
+    } else {
+        (void) ompi_queue_exec_advance(&req->exec, false);
+    }
+    done = ompi_queue_exec_complete(&req->exec);
+    if (!done && OMPI_SUCCESS != ompi_queue_exec_activate(&req->exec)) {
+        /* cannot be progressed: nothing else is running yet only when the
+         * first node is still waiting, which a single token never is */
+        req->exec.error = MPI_ERR_NO_MEM;
+        done = 0 == req->exec.running;
+    }
+    OPAL_THREAD_UNLOCK(&req->exec.lock);
+    if (done) {
+        graphs_request_complete(req);
+    }
+    return OMPI_SUCCESS;
+}
+
+int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persistent,
+                          graphs_cuda_t *cuda, graphs_request_t **out)
+{
+    graphs_request_t *req = graphs_request_get();
+
+    if (NULL == req) {
+        return MPI_ERR_NO_MEM;
+    }
+    OMPI_REQUEST_INIT(&req->super, persistent);
+    /* errors at completion go to the handler of the operation's
+     * communicator (retained by the token, so valid as long as the
+     * request); MPI_COMM_SELF's for local operations */
+    req->super.req_mpi_object.comm = (NULL != token->comm) ? token->comm
+                                                           : &ompi_mpi_comm_self.comm;
+    OBJ_RETAIN(token);
+    req->token = token;
+    req->loc_type = loc_type;
+    req->cuda = cuda;
+    *out = req;
+    if (!persistent) {
+        (void) graphs_request_launch(req);
+    }
+    return MPI_SUCCESS;
+}
+
+static int graphs_request_start(size_t count, ompi_request_t **requests)
+{
+    for (size_t i = 0; i < count; ++i) {
+        graphs_request_t *req = (graphs_request_t *) requests[i];
+        if (OMPI_REQUEST_ACTIVE == req->super.req_state) {
+            return OMPI_ERR_REQUEST;
+        }
+        (void) graphs_request_launch(req);
+    }
+    return OMPI_SUCCESS;
+}
+
+static int graphs_request_free(ompi_request_t **request)
+{
+    graphs_request_t *req = (graphs_request_t *) *request;
+    bool release = true;
+
+    if (GRAPHS_REQ_ISYNC == req->kind) {
+        graphs_isync_forget(req);
+    } else {
+        OPAL_THREAD_LOCK(&req->exec.lock);
+        if (req->completed && MPI_SUCCESS != req->last_error && !req->error_kept) {
+            /* MPI_Wait/MPI_Test report an error through
+             * ompi_errhandler_request_invoke, which frees every request in
+             * error, persistent ones included.  The first free after a failed
+             * execution is that one: keep the request, so that the program can
+             * inspect it (MPIX_Execute_get_error) and start it again (spec
+             * 1.3, 2.9); the program's own MPI_Request_free releases it. */
+            req->error_kept = true;
+            OPAL_THREAD_UNLOCK(&req->exec.lock);
+            return OMPI_SUCCESS;
+        }
+        if (OMPI_REQUEST_ACTIVE == req->super.req_state && !req->completed) {
+            /* the execution goes on; its completion releases the request */
+            req->user_freed = true;
+            release = false;
+        }
+        OPAL_THREAD_UNLOCK(&req->exec.lock);
+    }
+    if (release) {
+        graphs_request_release(req, false);
+    }
+    *request = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+static int graphs_request_cancel(ompi_request_t *request, int complete)
+{
+    (void) request;
+    (void) complete;
+    /* cancelling an execution is optional (spec 1.9): not done */
+    return OMPI_SUCCESS;
+}
+
+graphs_request_t *graphs_isync_new(ompi_mpix_stream_t *stream, uint64_t target)
+{
+    graphs_request_t *req = OBJ_NEW(graphs_request_t);
+
+    if (NULL != req) {
+        OMPI_REQUEST_INIT(&req->super, false);
+        req->super.req_mpi_object.comm = &ompi_mpi_comm_self.comm;
+        req->super.req_state = OMPI_REQUEST_ACTIVE;
+        req->kind = GRAPHS_REQ_ISYNC;
+        req->stream = stream;
+        req->target = target;
+    }
+    return req;
+}
+
+int graphs_execute_cuda(ompi_mpix_token_t *token, void *loc_info, const char **msg)
+{
+    graphs_cuda_t *c;
+    int ret = graphs_cuda_create(token, loc_info, &c, msg);
+
+    if (MPI_SUCCESS != ret) {
+        return ret;
+    }
+    ret = graphs_cuda_start(c, NULL);
+    if (MPI_SUCCESS == ret) {
+        while (!graphs_cuda_done(c)) {
+            opal_progress();
+        }
+        ret = graphs_cuda_error(c);
+    }
+    graphs_cuda_free(c);
+    return ret;
+}
+
+int graphs_execute_blocking(ompi_mpix_token_t *token)
+{
+    ompi_queue_exec_t exec;
+    int error;
+
+    ompi_queue_exec_init(&exec, false, NULL, NULL, NULL);
+    error = graphs_exec_load(&exec, token);
+    if (MPI_SUCCESS == error) {
+        OPAL_THREAD_LOCK(&exec.lock);
+        (void) ompi_queue_exec_advance(&exec, true);
+        while (!ompi_queue_exec_complete(&exec)) {
+            OPAL_THREAD_UNLOCK(&exec.lock);
+            opal_progress();
+            OPAL_THREAD_LOCK(&exec.lock);
+            (void) ompi_queue_exec_advance(&exec, true);
+        }
+        error = exec.error;
+        OPAL_THREAD_UNLOCK(&exec.lock);
+    }
+    ompi_queue_exec_fini(&exec);
+    return error;
+}

@@ -1,0 +1,285 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Streams: an open execution of the queue base's executor in which every
+ * token depends on the one enqueued before it (a FIFO of whole tokens).
+ * Pause is the executor's start gate; a failure is the executor's first
+ * error, which stops every later start for good (sticky).  Positions count
+ * tokens in enqueue order since creation: sync and isync wait until the
+ * number of completed tokens reaches the total at the time of the call.
+ */
+
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "opal/runtime/opal_progress.h"
+#include "ompi/mpiext/graphs/c/graphs.h"
+
+static void graphs_stream_progressed(ompi_queue_exec_t *exec, void *cbdata);
+
+static void stream_construct(ompi_mpix_stream_t *stream)
+{
+    stream->magic = GRAPHS_STREAM_MAGIC;
+    ompi_queue_exec_init(&stream->exec, true, NULL, graphs_stream_progressed, stream);
+    stream->loc_type = MPIX_LOC_INPLACE;
+    stream->loc_held = false;
+    stream->session = NULL;
+    stream->cuda = NULL;
+    stream->isyncs = NULL;
+    stream->nisyncs = stream->isyncs_cap = 0;
+}
+
+static void stream_destruct(ompi_mpix_stream_t *stream)
+{
+    ompi_queue_exec_fini(&stream->exec);
+    free(stream->isyncs);
+    stream->magic = GRAPHS_DEAD_MAGIC;
+}
+
+OBJ_CLASS_INSTANCE(ompi_mpix_stream_t, opal_object_t, stream_construct, stream_destruct);
+
+static inline bool stream_reached(const ompi_mpix_stream_t *stream, uint64_t target)
+{
+    const ompi_queue_exec_t *exec = &stream->exec;
+    /* a failed CUDA stream: the tokens posted after the failure never run
+     * (the queue stopped), so nothing more is waited for */
+    return ompi_queue_exec_done_count(exec) >= target
+           || (MPI_SUCCESS != exec->error && (0 == exec->running || NULL != stream->cuda));
+}
+
+/* lock held: complete the isync requests whose tokens have completed */
+static void graphs_stream_progressed(ompi_queue_exec_t *exec, void *cbdata)
+{
+    ompi_mpix_stream_t *stream = (ompi_mpix_stream_t *) cbdata;
+
+    (void) exec;
+    for (int i = 0; i < stream->nisyncs;) {
+        graphs_request_t *req = stream->isyncs[i];
+        if (!stream_reached(stream, req->target)) {
+            ++i;
+            continue;
+        }
+        stream->isyncs[i] = stream->isyncs[--stream->nisyncs];
+        req->stream = NULL;
+        req->super.req_status.MPI_ERROR = stream->exec.error;
+        ompi_request_complete(&req->super, true);
+    }
+}
+
+/* lock held: run what can run now; keep progress on it while tokens wait */
+static int stream_kick(ompi_mpix_stream_t *stream)
+{
+    ompi_queue_exec_t *exec = &stream->exec;
+
+    (void) ompi_queue_exec_advance(exec, false);
+    if (0 < stream->nisyncs) {
+        graphs_stream_progressed(exec, stream);
+    }
+    if (!exec->active && exec->lo < exec->nnodes
+        && (0 < exec->running || MPI_SUCCESS == exec->error)) {
+        return ompi_queue_exec_activate(exec);
+    }
+    return OMPI_SUCCESS;
+}
+
+int graphs_stream_create(int loc_type, struct ompi_instance_t *session, graphs_cuda_stream_t *cuda,
+                         ompi_mpix_stream_t **out)
+{
+    ompi_mpix_stream_t *stream = OBJ_NEW(ompi_mpix_stream_t);
+
+    if (NULL == stream) {
+        return MPI_ERR_NO_MEM;
+    }
+    stream->loc_type = loc_type;
+    stream->loc_held = true;
+    stream->session = session;
+    stream->cuda = cuda;
+    *out = stream;
+    return MPI_SUCCESS;
+}
+
+int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token)
+{
+    int ret;
+
+    OPAL_THREAD_LOCK(&stream->exec.lock);
+    if (graphs_stream_failed(stream)) {
+        OPAL_THREAD_UNLOCK(&stream->exec.lock);
+        return MPIX_ERR_STREAM_FAILED;
+    }
+    if (NULL != stream->cuda) {
+        /* posted into the CUDA stream when it may start */
+        ret = graphs_cuda_stream_add(stream->cuda, &stream->exec, token);
+        if (MPI_SUCCESS == ret && !stream->exec.paused && OMPI_SUCCESS != stream_kick(stream)) {
+            ret = MPI_ERR_NO_MEM;
+        }
+        OPAL_THREAD_UNLOCK(&stream->exec.lock);
+        return ret;
+    }
+    if (ompi_queue_exec_idle(&stream->exec) && graphs_token_fast(token)) {
+        /* nothing before it: start it here; it becomes a node only if it
+         * is still running */
+        OBJ_RETAIN(token);
+        if (0 == ompi_queue_exec_run_now(&stream->exec, &graphs_token_exec_ops, token)
+            && OMPI_SUCCESS != stream_kick(stream)) {
+            ret = MPI_ERR_NO_MEM;
+        } else {
+            ret = MPI_SUCCESS;
+        }
+        OPAL_THREAD_UNLOCK(&stream->exec.lock);
+        return ret;
+    }
+    ret = graphs_exec_load(&stream->exec, token);
+    if (MPI_SUCCESS == ret && !stream->exec.paused) {
+        if (OMPI_SUCCESS != stream_kick(stream)) {
+            ret = MPI_ERR_NO_MEM;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&stream->exec.lock);
+    return ret;
+}
+
+int graphs_stream_set_paused(ompi_mpix_stream_t *stream, bool paused)
+{
+    int ret = MPI_SUCCESS;
+
+    OPAL_THREAD_LOCK(&stream->exec.lock);
+    if (graphs_stream_failed(stream)) {
+        ret = MPIX_ERR_STREAM_FAILED;
+    } else {
+        stream->exec.paused = paused;
+        if (!paused && OMPI_SUCCESS != stream_kick(stream)) {
+            ret = MPI_ERR_NO_MEM;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&stream->exec.lock);
+    return ret;
+}
+
+int graphs_stream_sync(ompi_mpix_stream_t *stream)
+{
+    uint64_t target;
+    int error;
+
+    OPAL_THREAD_LOCK(&stream->exec.lock);
+    target = ompi_queue_exec_total(&stream->exec);
+    /* sync resumes a paused stream for good (D27) */
+    stream->exec.paused = false;
+    (void) ompi_queue_exec_advance(&stream->exec, true);
+    while (!stream_reached(stream, target)) {
+        OPAL_THREAD_UNLOCK(&stream->exec.lock);
+        opal_progress();
+        OPAL_THREAD_LOCK(&stream->exec.lock);
+        (void) ompi_queue_exec_advance(&stream->exec, true);
+    }
+    if (0 < stream->nisyncs) {
+        graphs_stream_progressed(&stream->exec, stream);
+    }
+    error = stream->exec.error;
+    OPAL_THREAD_UNLOCK(&stream->exec.lock);
+    return error;
+}
+
+int graphs_stream_isync(ompi_mpix_stream_t *stream, ompi_request_t **request)
+{
+    graphs_request_t *req;
+    uint64_t target;
+    int ret = MPI_SUCCESS;
+
+    OPAL_THREAD_LOCK(&stream->exec.lock);
+    target = ompi_queue_exec_total(&stream->exec);
+    req = graphs_isync_new(stream, target);
+    if (NULL == req) {
+        OPAL_THREAD_UNLOCK(&stream->exec.lock);
+        return MPI_ERR_NO_MEM;
+    }
+    if (stream_reached(stream, target)) {
+        req->stream = NULL;
+        req->super.req_status.MPI_ERROR = stream->exec.error;
+        ompi_request_complete(&req->super, true);
+    } else {
+        if (stream->nisyncs == stream->isyncs_cap) {
+            int cap = stream->isyncs_cap ? 2 * stream->isyncs_cap : 4;
+            graphs_request_t **a = realloc(stream->isyncs, cap * sizeof(*a));
+            if (NULL == a) {
+                OPAL_THREAD_UNLOCK(&stream->exec.lock);
+                OMPI_REQUEST_FINI(&req->super);
+                OBJ_RELEASE(req);
+                return MPI_ERR_NO_MEM;
+            }
+            stream->isyncs = a;
+            stream->isyncs_cap = cap;
+        }
+        stream->isyncs[stream->nisyncs++] = req;
+        /* an isync never resumes a paused stream */
+        if (!stream->exec.paused && OMPI_SUCCESS != stream_kick(stream)) {
+            ret = MPI_ERR_NO_MEM;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&stream->exec.lock);
+    *request = &req->super;
+    return ret;
+}
+
+void graphs_isync_forget(graphs_request_t *req)
+{
+    ompi_mpix_stream_t *stream = req->stream;
+
+    if (NULL == stream) {
+        return;
+    }
+    OPAL_THREAD_LOCK(&stream->exec.lock);
+    for (int i = 0; i < stream->nisyncs; ++i) {
+        if (stream->isyncs[i] == req) {
+            stream->isyncs[i] = stream->isyncs[--stream->nisyncs];
+            break;
+        }
+    }
+    req->stream = NULL;
+    OPAL_THREAD_UNLOCK(&stream->exec.lock);
+}
+
+int graphs_stream_free(ompi_mpix_stream_t *stream)
+{
+    ompi_queue_exec_t *exec = &stream->exec;
+    bool pending;
+
+    OPAL_THREAD_LOCK(&exec->lock);
+    (void) ompi_queue_exec_advance(exec, false);
+    /* a live stream with tokens to run, or any stream with a token running */
+    pending = (0 < exec->running && !(NULL != stream->cuda && MPI_SUCCESS != exec->error))
+              || (MPI_SUCCESS == exec->error && exec->lo < exec->nnodes)
+              || 0 < stream->nisyncs;
+    OPAL_THREAD_UNLOCK(&exec->lock);
+    if (pending) {
+        return MPI_ERR_PENDING;
+    }
+    ompi_queue_exec_deactivate(exec);
+    if (stream->loc_held) {
+        graphs_location_release(stream->loc_type);
+        stream->loc_held = false;
+    }
+    if (NULL != stream->cuda) {
+        /* discard what a failed queue will never run before dropping it */
+        graphs_cuda_stream_fence(stream->cuda);
+    }
+    /* the tokens a failed stream never ran are dropped with it */
+    OPAL_THREAD_LOCK(&exec->lock);
+    ompi_queue_exec_reset(exec);
+    OPAL_THREAD_UNLOCK(&exec->lock);
+    if (NULL != stream->cuda) {
+        graphs_cuda_stream_free(stream->cuda);
+        stream->cuda = NULL;
+    }
+    graphs_retire(&stream->super, &stream->magic);
+    return MPI_SUCCESS;
+}

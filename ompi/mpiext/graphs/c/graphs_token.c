@@ -1,0 +1,543 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Tokens: what each kind of deferred operation does when the executor starts
+ * it and when its internal requests complete.  One row per kind in
+ * graphs_op_table; the _def bindings only check and capture arguments.
+ */
+
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "opal/mca/threads/mutex.h"
+#include "ompi/file/file.h"
+#include "ompi/info/info.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/mca/io/io.h"
+#include "opal/mca/mpool/mpool.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/mpiext/graphs/c/graphs.h"
+
+static void token_construct(ompi_mpix_token_t *token)
+{
+    token->magic = GRAPHS_TOKEN_MAGIC;
+    token->kind = GRAPHS_OP_MAX;
+    token->comm = NULL;
+    memset(&token->a, 0, sizeof(token->a));
+}
+
+/* drop what the token holds (its handles, its copies) */
+static void token_clear(ompi_mpix_token_t *token)
+{
+    switch (token->kind) {
+    case GRAPHS_OP_SEND:
+    case GRAPHS_OP_RECV:
+        OBJ_RELEASE(token->a.p2p.dtype);
+        break;
+    case GRAPHS_OP_SENDRECV:
+        OBJ_RELEASE(token->a.sr.send.dtype);
+        OBJ_RELEASE(token->a.sr.recv.dtype);
+        break;
+    case GRAPHS_OP_BCAST:
+    case GRAPHS_OP_REDUCE:
+    case GRAPHS_OP_ALLREDUCE:
+        OBJ_RELEASE(token->a.coll.dtype);
+        if (NULL != token->a.coll.op) {
+            OBJ_RELEASE(token->a.coll.op);
+        }
+        break;
+    case GRAPHS_OP_ALLOC_MEM:
+        if (NULL != token->a.mem.info) {
+            OBJ_RELEASE(token->a.mem.info);
+        }
+        break;
+    case GRAPHS_OP_FILE_OPEN:
+        free(token->a.file.filename);
+        if (MPI_INFO_NULL != token->a.file.info) {
+            OBJ_RELEASE(token->a.file.info);
+        }
+        break;
+    case GRAPHS_OP_FILE_READ:
+    case GRAPHS_OP_FILE_READ_AT:
+    case GRAPHS_OP_FILE_WRITE_AT:
+    case GRAPHS_OP_FILE_WRITE_AT_ALL:
+        OBJ_RELEASE(token->a.io.dtype);
+        break;
+    default:
+        break;
+    }
+    if (NULL != token->comm) {
+        OBJ_RELEASE(token->comm);
+        token->comm = NULL;
+    }
+    token->kind = GRAPHS_OP_MAX;
+}
+
+static void token_destruct(ompi_mpix_token_t *token)
+{
+    token_clear(token);
+    token->magic = GRAPHS_DEAD_MAGIC;
+}
+
+OBJ_CLASS_INSTANCE(ompi_mpix_token_t, opal_object_t, token_construct, token_destruct);
+
+/*
+ * Tokens whose last reference went are kept for reuse, up to this many: a
+ * stream fed with a new token per message would otherwise allocate and free
+ * one each time.  A token reaches the cache only after its handle went
+ * through the retire ring, so the stale-handle guarantee is unchanged.
+ */
+#define GRAPHS_TOKEN_CACHE 64
+
+static ompi_mpix_token_t *graphs_token_cache[GRAPHS_TOKEN_CACHE];
+static int graphs_token_cached = 0;
+static opal_mutex_t graphs_token_cache_lock = OPAL_MUTEX_STATIC_INIT;
+
+void graphs_token_release(ompi_mpix_token_t *token)
+{
+    /* the last reference is this caller's: nobody else can retain it */
+    if (1 == token->super.obj_reference_count && graphs_token_cached < GRAPHS_TOKEN_CACHE) {
+        token_clear(token);
+        token->magic = GRAPHS_DEAD_MAGIC;
+        OPAL_THREAD_LOCK(&graphs_token_cache_lock);
+        if (graphs_token_cached < GRAPHS_TOKEN_CACHE) {
+            graphs_token_cache[graphs_token_cached++] = token;
+            token = NULL;
+        }
+        OPAL_THREAD_UNLOCK(&graphs_token_cache_lock);
+        if (NULL == token) {
+            return;
+        }
+    }
+    OBJ_RELEASE(token);
+}
+
+void graphs_token_cache_flush(void)
+{
+    OPAL_THREAD_LOCK(&graphs_token_cache_lock);
+    while (0 < graphs_token_cached) {
+        ompi_mpix_token_t *token = graphs_token_cache[--graphs_token_cached];
+        OBJ_RELEASE(token);
+    }
+    OPAL_THREAD_UNLOCK(&graphs_token_cache_lock);
+}
+
+ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
+{
+    ompi_mpix_token_t *token = NULL;
+
+    if (0 < graphs_token_cached) {
+        OPAL_THREAD_LOCK(&graphs_token_cache_lock);
+        if (0 < graphs_token_cached) {
+            token = graphs_token_cache[--graphs_token_cached];
+        }
+        OPAL_THREAD_UNLOCK(&graphs_token_cache_lock);
+    }
+    if (NULL != token) {
+        token->magic = GRAPHS_TOKEN_MAGIC;
+        memset(&token->a, 0, sizeof(token->a));
+    } else {
+        token = OBJ_NEW(ompi_mpix_token_t);
+    }
+    if (NULL != token) {
+        token->kind = kind;
+        if (NULL != comm) {
+            OBJ_RETAIN(comm);
+            token->comm = comm;
+        }
+    }
+    return token;
+}
+
+/*
+ * Handles given up by the program stay allocated in a ring of this many
+ * before their memory can be reused, so that a stale handle reads a cleared
+ * marker rather than someone else's object.
+ */
+#define GRAPHS_RETIRE_DEPTH 256
+
+static opal_object_t *graphs_retired[GRAPHS_RETIRE_DEPTH];
+static unsigned graphs_retired_next = 0;
+static opal_mutex_t graphs_retire_lock = OPAL_MUTEX_STATIC_INIT;
+
+void graphs_retire(opal_object_t *obj, volatile uint32_t *magic)
+{
+    opal_object_t *old;
+
+    *magic = GRAPHS_DEAD_MAGIC;
+    OPAL_THREAD_LOCK(&graphs_retire_lock);
+    old = graphs_retired[graphs_retired_next];
+    graphs_retired[graphs_retired_next] = obj;
+    graphs_retired_next = (graphs_retired_next + 1) % GRAPHS_RETIRE_DEPTH;
+    OPAL_THREAD_UNLOCK(&graphs_retire_lock);
+    if (NULL != old) {
+        if (OBJ_CLASS(ompi_mpix_token_t) == old->obj_class) {
+            graphs_token_release((ompi_mpix_token_t *) old);
+        } else {
+            OBJ_RELEASE(old);
+        }
+    }
+}
+
+void graphs_retire_flush(void)
+{
+    for (int i = 0; i < GRAPHS_RETIRE_DEPTH; ++i) {
+        if (NULL != graphs_retired[i]) {
+            OBJ_RELEASE(graphs_retired[i]);
+            graphs_retired[i] = NULL;
+        }
+    }
+    graphs_retired_next = 0;
+}
+
+/*
+ * Run time of each kind.  start: as in ompi_queue_exec_op_ops_t (internal
+ * requests out, or 0 of them when done in the call); finish: collect the
+ * results and release the requests.  Failures are captured as the
+ * operation's error: no error handler is called.
+ */
+
+static int op_start_send(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    graphs_p2p_args_t *p = &t->a.p2p;
+    int rc;
+
+    if (MPI_PROC_NULL == p->peer) {
+        return MPI_SUCCESS;
+    }
+    rc = MCA_PML_CALL(isend(p->buf, p->count, p->dtype, p->peer, p->tag,
+                            MCA_PML_BASE_SEND_STANDARD, t->comm, &reqs[0]));
+    if (OMPI_SUCCESS != rc) {
+        return ompi_errcode_get_mpi_code(rc);
+    }
+    *nreqs = 1;
+    return MPI_SUCCESS;
+}
+
+static void op_proc_null_status(ompi_status_public_t *status)
+{
+    if (MPI_STATUS_IGNORE != status) {
+        status->MPI_SOURCE = MPI_PROC_NULL;
+        status->MPI_TAG = MPI_ANY_TAG;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->_ucount = 0;
+        status->_cancelled = 0;
+    }
+}
+
+static int op_start_recv(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    graphs_p2p_args_t *p = &t->a.p2p;
+    int rc;
+
+    if (MPI_PROC_NULL == p->peer) {
+        op_proc_null_status(p->status);
+        return MPI_SUCCESS;
+    }
+    rc = MCA_PML_CALL(irecv(p->buf, p->count, p->dtype, p->peer, p->tag, t->comm, &reqs[0]));
+    if (OMPI_SUCCESS != rc) {
+        return ompi_errcode_get_mpi_code(rc);
+    }
+    *nreqs = 1;
+    return MPI_SUCCESS;
+}
+
+static int op_start_sendrecv(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    graphs_p2p_args_t *s = &t->a.sr.send, *r = &t->a.sr.recv;
+    int rc, n = 0;
+
+    /* as MPI_Isendrecv: the receive first */
+    if (MPI_PROC_NULL != r->peer) {
+        rc = MCA_PML_CALL(irecv(r->buf, r->count, r->dtype, r->peer, r->tag, t->comm, &reqs[0]));
+        if (OMPI_SUCCESS != rc) {
+            return ompi_errcode_get_mpi_code(rc);
+        }
+        n = 1;
+    } else {
+        op_proc_null_status(r->status);
+    }
+    if (MPI_PROC_NULL != s->peer) {
+        rc = MCA_PML_CALL(isend(s->buf, s->count, s->dtype, s->peer, s->tag,
+                                MCA_PML_BASE_SEND_STANDARD, t->comm, &reqs[n]));
+        if (OMPI_SUCCESS != rc) {
+            if (1 == n) {
+                /* the receive cannot be left behind: cancel and reap it */
+                (void) ompi_request_cancel(reqs[0]);
+                (void) ompi_request_wait(&reqs[0], MPI_STATUS_IGNORE);
+            }
+            return ompi_errcode_get_mpi_code(rc);
+        }
+        n++;
+    }
+    *nreqs = n;
+    return MPI_SUCCESS;
+}
+
+static int op_start_coll(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    ompi_communicator_t *comm = t->comm;
+    int rc;
+
+    switch (t->kind) {
+    case GRAPHS_OP_BARRIER:
+        rc = comm->c_coll->coll_ibarrier(comm, &reqs[0], comm->c_coll->coll_ibarrier_module);
+        break;
+    case GRAPHS_OP_BCAST:
+        rc = comm->c_coll->coll_ibcast(t->a.coll.rbuf, t->a.coll.count, t->a.coll.dtype,
+                                       t->a.coll.root, comm, &reqs[0],
+                                       comm->c_coll->coll_ibcast_module);
+        break;
+    case GRAPHS_OP_REDUCE:
+        rc = comm->c_coll->coll_ireduce(t->a.coll.sbuf, t->a.coll.rbuf, t->a.coll.count,
+                                        t->a.coll.dtype, t->a.coll.op, t->a.coll.root, comm,
+                                        &reqs[0], comm->c_coll->coll_ireduce_module);
+        break;
+    default:
+        rc = comm->c_coll->coll_iallreduce(t->a.coll.sbuf, t->a.coll.rbuf, t->a.coll.count,
+                                           t->a.coll.dtype, t->a.coll.op, comm, &reqs[0],
+                                           comm->c_coll->coll_iallreduce_module);
+        break;
+    }
+    if (OMPI_SUCCESS != rc) {
+        return ompi_errcode_get_mpi_code(rc);
+    }
+    *nreqs = 1;
+    return MPI_SUCCESS;
+}
+
+static int op_start_callback(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    /* outside a graph the callback gets MPIX_GRAPH_NULL (D42) */
+    return t->a.cb.fn(MPIX_GRAPH_NULL, t->a.cb.extra_state);
+}
+
+static int op_start_copy(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    if (0 < t->a.copy.size) {
+        memcpy(t->a.copy.dst, t->a.copy.src, (size_t) t->a.copy.size);
+    }
+    return MPI_SUCCESS;
+}
+
+static int op_start_alloc(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    void *base;
+
+    (void) reqs;
+    (void) nreqs;
+    /* what MPI_Alloc_mem does */
+    base = mca_mpool_base_alloc((size_t) t->a.mem.size, t->a.mem.info, NULL);
+    if (NULL == base && 0 < t->a.mem.size) {
+        return MPI_ERR_NO_MEM;
+    }
+    memcpy(t->a.mem.baseptr, &base, sizeof(void *));
+    return MPI_SUCCESS;
+}
+
+static int op_start_free(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    if (NULL == t->a.mem.baseptr) {
+        return MPI_SUCCESS;
+    }
+    return (OMPI_SUCCESS == mca_mpool_base_free(t->a.mem.baseptr)) ? MPI_SUCCESS : MPI_ERR_BASE;
+}
+
+/* Blocking-only file operations: the MPI calls themselves (they bootstrap
+ * the io framework and select a component); run by a caller that may block
+ * or by a worker thread, never by the progress callback. */
+static int op_start_file_open(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    return PMPI_File_open(t->comm, t->a.file.filename, t->a.file.amode, t->a.file.info,
+                          t->a.file.fhp);
+}
+
+static int op_start_file_close(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    return PMPI_File_close(t->a.file.fhp);
+}
+
+static int op_start_file_get_size(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    (void) reqs;
+    (void) nreqs;
+    return PMPI_File_get_size(t->a.file.fh, t->a.file.size);
+}
+
+/* nonblocking I/O through the file's io module, as the MPI_File_i* bindings */
+static int op_start_io(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    ompi_file_t *fh = t->a.io.fh;
+    int rc;
+
+    if (ompi_file_invalid(fh)) {
+        return MPI_ERR_FILE;
+    }
+    if (MCA_IO_BASE_V_2_0_0 != fh->f_io_version) {
+        return MPI_ERR_INTERN;
+    }
+    switch (t->kind) {
+    case GRAPHS_OP_FILE_READ:
+        rc = fh->f_io_selected_module.v2_0_0.io_module_file_iread(fh, t->a.io.buf, t->a.io.count,
+                                                                  t->a.io.dtype, &reqs[0]);
+        break;
+    case GRAPHS_OP_FILE_READ_AT:
+        rc = fh->f_io_selected_module.v2_0_0.io_module_file_iread_at(fh, t->a.io.offset,
+                                                                     t->a.io.buf, t->a.io.count,
+                                                                     t->a.io.dtype, &reqs[0]);
+        break;
+    case GRAPHS_OP_FILE_WRITE_AT:
+        rc = fh->f_io_selected_module.v2_0_0.io_module_file_iwrite_at(fh, t->a.io.offset,
+                                                                      t->a.io.buf, t->a.io.count,
+                                                                      t->a.io.dtype, &reqs[0]);
+        break;
+    default:
+        rc = fh->f_io_selected_module.v2_0_0.io_module_file_iwrite_at_all(fh, t->a.io.offset,
+                                                                          t->a.io.buf,
+                                                                          t->a.io.count,
+                                                                          t->a.io.dtype, &reqs[0]);
+        break;
+    }
+    if (OMPI_SUCCESS != rc) {
+        return ompi_errcode_get_mpi_code(rc);
+    }
+    *nreqs = 1;
+    return MPI_SUCCESS;
+}
+
+/* release every request, return the first error among them */
+static int op_finish_reqs(ompi_request_t **reqs, int nreqs)
+{
+    int err = MPI_SUCCESS;
+
+    for (int r = 0; r < nreqs; ++r) {
+        if (MPI_SUCCESS == err) {
+            err = reqs[r]->req_status.MPI_ERROR;
+        }
+        (void) ompi_request_free(&reqs[r]);
+    }
+    return err;
+}
+
+static int op_finish_recv(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
+{
+    if (MPI_STATUS_IGNORE != t->a.p2p.status) {
+        OMPI_COPY_STATUS(t->a.p2p.status, reqs[0]->req_status, false);
+    }
+    return op_finish_reqs(reqs, nreqs);
+}
+
+static int op_finish_sendrecv(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
+{
+    if (MPI_PROC_NULL != t->a.sr.recv.peer && MPI_STATUS_IGNORE != t->a.sr.recv.status) {
+        OMPI_COPY_STATUS(t->a.sr.recv.status, reqs[0]->req_status, false);
+    }
+    return op_finish_reqs(reqs, nreqs);
+}
+
+static int op_finish_io(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
+{
+    if (MPI_STATUS_IGNORE != t->a.io.status) {
+        OMPI_COPY_STATUS(t->a.io.status, reqs[0]->req_status, false);
+    }
+    return op_finish_reqs(reqs, nreqs);
+}
+
+static int op_finish_plain(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
+{
+    (void) t;
+    return op_finish_reqs(reqs, nreqs);
+}
+
+typedef struct {
+    int (*start)(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs);
+    int (*finish)(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs);
+    uint16_t flags;  /**< OMPI_QUEUE_EXEC_BLOCKING for blocking-only operations */
+} graphs_op_desc_t;
+
+static const graphs_op_desc_t graphs_op_table[GRAPHS_OP_MAX] = {
+    [GRAPHS_OP_SEND] = {op_start_send, op_finish_plain, 0},
+    [GRAPHS_OP_RECV] = {op_start_recv, op_finish_recv, 0},
+    [GRAPHS_OP_SENDRECV] = {op_start_sendrecv, op_finish_sendrecv, 0},
+    [GRAPHS_OP_BARRIER] = {op_start_coll, op_finish_plain, 0},
+    [GRAPHS_OP_BCAST] = {op_start_coll, op_finish_plain, 0},
+    [GRAPHS_OP_REDUCE] = {op_start_coll, op_finish_plain, 0},
+    [GRAPHS_OP_ALLREDUCE] = {op_start_coll, op_finish_plain, 0},
+    [GRAPHS_OP_CALLBACK] = {op_start_callback, op_finish_plain, 0},
+    [GRAPHS_OP_COPY_MEM] = {op_start_copy, op_finish_plain, 0},
+    [GRAPHS_OP_ALLOC_MEM] = {op_start_alloc, op_finish_plain, 0},
+    [GRAPHS_OP_FREE_MEM] = {op_start_free, op_finish_plain, 0},
+    [GRAPHS_OP_FILE_OPEN] = {op_start_file_open, op_finish_plain, OMPI_QUEUE_EXEC_BLOCKING},
+    [GRAPHS_OP_FILE_CLOSE] = {op_start_file_close, op_finish_plain, OMPI_QUEUE_EXEC_BLOCKING},
+    [GRAPHS_OP_FILE_GET_SIZE] = {op_start_file_get_size, op_finish_plain, 0},
+    [GRAPHS_OP_FILE_READ] = {op_start_io, op_finish_io, 0},
+    [GRAPHS_OP_FILE_READ_AT] = {op_start_io, op_finish_io, 0},
+    [GRAPHS_OP_FILE_WRITE_AT] = {op_start_io, op_finish_io, 0},
+    [GRAPHS_OP_FILE_WRITE_AT_ALL] = {op_start_io, op_finish_io, 0},
+};
+
+static int token_exec_start(void *op, ompi_request_t **reqs, int *nreqs)
+{
+    ompi_mpix_token_t *t = (ompi_mpix_token_t *) op;
+    *nreqs = 0;
+    return graphs_op_table[t->kind].start(t, reqs, nreqs);
+}
+
+static int token_exec_finish(void *op, ompi_request_t **reqs, int nreqs)
+{
+    ompi_mpix_token_t *t = (ompi_mpix_token_t *) op;
+    return graphs_op_table[t->kind].finish(t, reqs, nreqs);
+}
+
+static void token_exec_release(void *op)
+{
+    graphs_token_release((ompi_mpix_token_t *) op);
+}
+
+const ompi_queue_exec_op_ops_t graphs_token_exec_ops = {
+    .start = token_exec_start,
+    .finish = token_exec_finish,
+    .release = token_exec_release,
+};
+
+bool graphs_token_blocking(const ompi_mpix_token_t *token)
+{
+    return 0 != (graphs_op_table[token->kind].flags & OMPI_QUEUE_EXEC_BLOCKING);
+}
+
+bool graphs_token_fast(const ompi_mpix_token_t *token)
+{
+    /* a single operation that may run in the caller (a graph token or a
+     * blocking-only operation may not) */
+    return 0 == graphs_op_table[token->kind].flags;
+}
+
+int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
+{
+    OBJ_RETAIN(token);
+    if (0 > ompi_queue_exec_add(exec, &graphs_token_exec_ops, token,
+                                graphs_op_table[token->kind].flags, 0, NULL, true)) {
+        graphs_token_release(token);
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
