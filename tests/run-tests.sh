@@ -133,7 +133,8 @@ while read -r name ranks transports args; do
     for np in ${ranks//,/ }; do
         for tr in ${transports//,/ }; do
             case_name="$name [$tr, $np ranks${args:+, $args}]"
-            log=$logdir/$name.$tr.$np.${prog_args[0]:-default}.log
+            args_tag=$(IFS=_; echo "${prog_args[*]}")
+            log=$logdir/$name.$tr.$np.${args_tag:-default}.log
             run_case() {
                 # shellcheck disable=SC2086
                 env "${run_env[@]}" timeout -k 10 "$case_timeout" "$MPIRUN" --oversubscribe -n "$np" \
