@@ -113,6 +113,7 @@ typedef struct mca_match_sm_request_t {
     uint64_t peer_count;       /**< last value read of the other side's counter */
     uint64_t done;             /**< chunks of the current message moved */
     size_t offset;             /**< bytes of the current message moved */
+    struct ompi_datatype_t *datatype; /**< retained: the program may free it */
     opal_convertor_t convertor;
 } mca_match_sm_request_t;
 

@@ -50,6 +50,7 @@ static void match_sm_request_construct(mca_match_sm_request_t *req)
 {
     req->next = req->prev = NULL;
     req->slot = NULL;
+    req->datatype = NULL;
     req->count = req->peer_count = 0;
     OBJ_CONSTRUCT(&req->convertor, opal_convertor_t);
     req->super.req_start = match_sm_start;
@@ -60,6 +61,9 @@ static void match_sm_request_construct(mca_match_sm_request_t *req)
 static void match_sm_request_destruct(mca_match_sm_request_t *req)
 {
     OBJ_DESTRUCT(&req->convertor);
+    if (NULL != req->datatype) {
+        OMPI_DATATYPE_RELEASE(req->datatype);
+    }
 }
 
 OBJ_CLASS_INSTANCE(mca_match_sm_request_t, ompi_request_t, match_sm_request_construct,
@@ -79,6 +83,9 @@ mca_match_sm_request_t *mca_match_sm_request_new(bool is_send, void *buf, size_t
     req->super.req_type = OMPI_REQUEST_PML;
     req->super.req_mpi_object.comm = comm;
     req->is_send = is_send;
+    /* the matched request's original request, which held it, is freed */
+    OMPI_DATATYPE_RETAIN(datatype);
+    req->datatype = datatype;
     req->contiguous = opal_datatype_is_contiguous_memory_layout(&datatype->super, count);
     req->cptr = (unsigned char *) buf + datatype->super.true_lb;
     if (is_send) {
