@@ -20,8 +20,8 @@ bench_build match_channels
 for chan in default pml; do
     echo "== match channel: $chan (PML ob1, btl self,sm)"
     if [ "$chan" = default ]; then
-        bench_run2 ob1 match_channels
+        bench_run2 ob1 match_channels --mca osc ^ucx
     else
-        bench_run2 ob1 match_channels --mca match "$chan"
+        bench_run2 ob1 match_channels --mca osc ^ucx --mca match "$chan"
     fi
 done

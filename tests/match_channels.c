@@ -34,7 +34,7 @@ static unsigned char pattern(size_t i, int iter)
 
 static void sizes(void)
 {
-    static const size_t size[] = {0, 1, 48, 49, 8192, 8193, 100000, 1 << 20, (4 << 20) + 3};
+    static const size_t size[] = {0, 1, 56, 57, 8192, 8193, 100000, 1 << 20, (4 << 20) + 3};
     unsigned char *buf = malloc((4 << 20) + 3);
 
     QT_STEP("sizes from 0 bytes to many chunks, three starts each");
@@ -76,6 +76,34 @@ static void sizes(void)
         QT_OK(MPI_Request_free(&req));
     }
     free(buf);
+}
+
+static void in_order(void)
+{
+    enum { STARTS = 100 };
+    long v = -1;
+    MPI_Request req;
+    int bad = -1;
+
+    QT_STEP("100 starts in a row arrive in order (the sender runs ahead)");
+    if (0 == rank) {
+        MPI_Send_init(&v, 1, MPI_LONG, 1, 12, MPI_COMM_WORLD, &req);
+    } else {
+        MPI_Recv_init(&v, 1, MPI_LONG, 0, 12, MPI_COMM_WORLD, &req);
+    }
+    QT_OK(MPI_Match(&req));
+    for (int i = 0; i < STARTS; ++i) {
+        if (0 == rank) {
+            v = 1000 + i;
+        }
+        QT_OK(MPI_Start(&req));
+        QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        if (1 == rank && bad < 0 && v != 1000 + i) {
+            bad = i;
+        }
+    }
+    QT_CHECK(bad < 0, "start %d received %ld", bad, v);
+    QT_OK(MPI_Request_free(&req));
 }
 
 static void datatypes(void)
@@ -292,6 +320,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank < 2) {
         sizes();
+        in_order();
         datatypes();
         truncation();
         synchronous();

@@ -21,7 +21,11 @@
  * them by advancing ack, each in its own cache line.  Both sides know the
  * pair's sizes at match time, so a message is a fixed number of chunks and
  * needs no header: messages of up to MCA_MATCH_SM_INLINE bytes travel in
- * seq's cache line, larger ones through the ring (a pipelined copy, packed
+ * one cache line each, stamped with their number, in a ring of
+ * MCA_MATCH_SM_INLINE_LINES lines at the start of the ring area (the
+ * receiver polls the stamp of the line it expects, and the sender reads
+ * ack only when it has filled every line since it last did: one line moves
+ * per message), larger ones through the chunk ring (a pipelined copy, packed
  * and unpacked by the convertor when a side is not contiguous), and large
  * contiguous ones by a single copy (process_vm_readv by the receiver from
  * the sender's buffer) when the kernel lets the receiver read the sender.
@@ -41,9 +45,11 @@
 
 BEGIN_C_DECLS
 
-/** Bytes of a message that travel in the slot's first cache line. */
-#define MCA_MATCH_SM_INLINE 48
 #define MCA_MATCH_SM_LINE 64
+/** Bytes of a message that travel in one line, behind its stamp. */
+#define MCA_MATCH_SM_INLINE (MCA_MATCH_SM_LINE - 8)
+/** Lines of the inline ring (fewer when the ring area is smaller). */
+#define MCA_MATCH_SM_INLINE_LINES 16
 
 typedef struct mca_match_sm_component_t {
     mca_match_base_component_t super;
@@ -61,10 +67,9 @@ extern mca_match_base_module_t mca_match_sm_module;
 /** One pair's slot in the sender's segment. */
 typedef struct mca_match_sm_slot_t {
     /* written by the sender */
-    volatile uint64_t seq;                   /**< chunks published */
-    uint8_t inl[MCA_MATCH_SM_INLINE];        /**< a small message */
+    volatile uint64_t seq;                   /**< chunks published (not inline) */
     volatile uint32_t sender_closed;
-    uint32_t pad0;
+    uint8_t pad0[MCA_MATCH_SM_LINE - 12];
     /* written by the receiver */
     volatile uint64_t ack __opal_attribute_aligned__(MCA_MATCH_SM_LINE); /**< chunks consumed */
     volatile uint32_t receiver_closed;
@@ -102,6 +107,7 @@ typedef struct mca_match_sm_request_t {
     bool contiguous;           /**< this side's data is one block at cptr */
     bool cma;                  /**< one single copy by the receiver */
     bool truncated;            /**< receive: the sender's message is larger */
+    bool inl;                  /**< one stamped line per message */
     size_t bytes;              /**< moved per message: min of the two sides */
     size_t chunk;              /**< bytes per chunk */
     uint64_t nchunks;          /**< chunks per message */

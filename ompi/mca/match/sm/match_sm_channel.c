@@ -76,6 +76,11 @@ static void match_sm_geometry(mca_match_sm_request_t *req, uint64_t send_bytes,
     req->chunk = cma ? req->bytes : chunk_size;
     req->nchunks = (cma || 0 == req->bytes) ? 1 : (req->bytes + chunk_size - 1) / chunk_size;
     req->depth = 1 < req->nchunks ? ring_chunks : 1;
+    req->inl = !cma && req->bytes <= MCA_MATCH_SM_INLINE;
+    if (req->inl) {
+        size_t lines = (size_t) chunk_size * ring_chunks / MCA_MATCH_SM_LINE;
+        req->depth = lines < MCA_MATCH_SM_INLINE_LINES ? lines : MCA_MATCH_SM_INLINE_LINES;
+    }
 }
 
 static int match_sm_offer(mca_match_request_t *request, struct ompi_proc_t *peer,

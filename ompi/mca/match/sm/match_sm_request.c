@@ -105,9 +105,13 @@ mca_match_sm_request_t *mca_match_sm_request_new(bool is_send, void *buf, size_t
 
 static inline unsigned char *match_sm_chunk_at(const mca_match_sm_request_t *req, uint64_t n)
 {
-    return (1 == req->nchunks && req->bytes <= MCA_MATCH_SM_INLINE)
-               ? (unsigned char *) req->slot->inl
-               : req->ring + (n % req->depth) * req->chunk;
+    return req->ring + (n % req->depth) * req->chunk;
+}
+
+/* the stamped line of message n (inline) */
+static inline volatile uint64_t *match_sm_line_at(const mca_match_sm_request_t *req, uint64_t n)
+{
+    return (volatile uint64_t *) (req->ring + (n % req->depth) * MCA_MATCH_SM_LINE);
 }
 
 static void match_sm_pack(mca_match_sm_request_t *req, unsigned char *dst, size_t len)
@@ -165,6 +169,40 @@ static int match_sm_unpack(mca_match_sm_request_t *req, unsigned char *src, size
 static bool match_sm_advance(mca_match_sm_request_t *req)
 {
     mca_match_sm_slot_t *slot = req->slot;
+
+    if (req->inl) {
+        volatile uint64_t *line = match_sm_line_at(req, req->count);
+
+        if (req->is_send) {
+            if (0 == req->done) {
+                if (req->count - req->peer_count >= req->depth) {
+                    req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
+                    if (req->count - req->peer_count >= req->depth) {
+                        return false;
+                    }
+                }
+                if (0 < req->bytes) {
+                    match_sm_pack(req, (unsigned char *) (line + 1), req->bytes);
+                }
+                req->done = 1;
+                __atomic_store_n(line, ++req->count, __ATOMIC_RELEASE);
+            }
+            if (req->sync && req->peer_count < req->count) {
+                req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
+                return req->peer_count >= req->count;
+            }
+            return true;
+        }
+        if (__atomic_load_n(line, __ATOMIC_ACQUIRE) != req->count + 1) {
+            return false;
+        }
+        if (0 < req->bytes) {
+            (void) match_sm_unpack(req, (unsigned char *) (line + 1), req->bytes);
+        }
+        req->done = 1;
+        __atomic_store_n(&slot->ack, ++req->count, __ATOMIC_RELEASE);
+        return true;
+    }
 
     if (req->is_send) {
         while (req->done < req->nchunks) {

@@ -136,6 +136,13 @@ err_open:
     return OMPI_ERR_OUT_OF_RESOURCE;
 }
 
+static size_t match_sm_inline_bytes(void)
+{
+    size_t ring = (size_t) mca_match_sm_component.chunk_size * mca_match_sm_component.ring_chunks;
+    size_t lines = MCA_MATCH_SM_INLINE_LINES * MCA_MATCH_SM_LINE;
+    return ring < lines ? ring : lines;
+}
+
 static mca_match_sm_slot_t *match_sm_slot_at(const mca_match_sm_seg_t *seg, uint32_t index)
 {
     const mca_match_sm_seg_header_t *header = (const mca_match_sm_seg_header_t *) seg->base;
@@ -183,6 +190,8 @@ int mca_match_sm_segment_slot_alloc(uint32_t *index, mca_match_sm_slot_t **slot,
     s->ack = 0;
     s->sender_closed = 0;
     s->receiver_closed = 0;
+    /* stamps of an earlier pair must not look like this pair's */
+    memset(s + 1, 0, match_sm_inline_bytes());
     *slot = s;
     *ring = (unsigned char *) (s + 1);
 out:
