@@ -29,7 +29,7 @@
 
 #include <mpi.h>
 
-#define ROUNDS 9
+#define ROUNDS 11
 #define PP_ITERS 20000
 #define WINDOW 64
 #define RATE_ITERS 2000
