@@ -16,7 +16,8 @@
  * truncation reported in the receive's status with nothing written past
  * the buffer (and, on sm, the count and data the PMLs leave open: argv[1]
  * "chan-sm"), synchronous sends that complete only once the receive has
- * started, a send freed before its receive starts, and 1000 pairs twice
+ * started, a send freed before its receive starts, a cancelled receive,
+ * and 1000 pairs twice
  * over with bounded memory.  Ranks 0 (sender) and 1 (receiver).
  */
 
@@ -267,6 +268,33 @@ static void freed_sender(void)
     }
 }
 
+static void cancelled_receive(void)
+{
+    int out = 77, in = 0, flag = 0;
+    MPI_Request req;
+    MPI_Status st;
+
+    QT_STEP("a started receive is cancelled; the message goes to the next start");
+    if (0 == rank) {
+        MPI_Send_init(&out, 1, MPI_INT, 1, 13, MPI_COMM_WORLD, &req);
+    } else {
+        MPI_Recv_init(&in, 1, MPI_INT, 0, 13, MPI_COMM_WORLD, &req);
+    }
+    QT_OK(MPI_Match(&req));
+    if (1 == rank) {
+        QT_OK(MPI_Start(&req));
+        QT_OK(MPI_Cancel(&req));
+        QT_OK(MPI_Wait(&req, &st));
+        QT_OK(MPI_Test_cancelled(&st, &flag));
+        QT_CHECK(flag, "the receive was not cancelled");
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    QT_OK(MPI_Start(&req));
+    QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    QT_CHECK(0 == rank || 77 == in, "received %d", in);
+    QT_OK(MPI_Request_free(&req));
+}
+
 static void many_pairs(void)
 {
     MPI_Request *req = malloc(2 * PAIRS * sizeof(*req));
@@ -325,6 +353,9 @@ int main(int argc, char **argv)
         truncation();
         synchronous();
         freed_sender();
+    }
+    if (2 == size) {
+        cancelled_receive();
     }
     if (2 == size) {
         many_pairs();
