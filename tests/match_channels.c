@@ -17,8 +17,8 @@
  * the buffer (and, on sm, the count and data the PMLs leave open: argv[1]
  * "chan-sm"), synchronous sends that complete only once the receive has
  * started, a send freed before its receive starts, a cancelled receive,
- * and 1000 pairs twice
- * over with bounded memory.  Ranks 0 (sender) and 1 (receiver).
+ * and 1000 pairs twice over with bounded memory.  Ranks 0 (sender) and 1
+ * (receiver).
  */
 
 #include "common/qtest.h"
