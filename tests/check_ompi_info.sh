@@ -18,7 +18,7 @@ status=0
 fail() { echo "FAIL: $*"; status=1; }
 
 components=$("$info" --parsable 2>&1) || fail "ompi_info exited non-zero"
-for want in "match:pml" "queue:default" "queue:cuda" "queue:hip"; do
+for want in "match:pml" "match:sm" "queue:default" "queue:cuda" "queue:hip"; do
     fw=${want%%:*}
     comp=${want##*:}
     echo "$components" | grep -q "^mca:$fw:$comp:version" || fail "ompi_info does not list component $comp of framework $fw"
@@ -30,7 +30,9 @@ for p in queue_base_verbose queue_default_priority queue_cuda_priority queue_cud
     echo "$params" | grep -q ":param:$p:value:" || fail "ompi_info --param queue all does not show $p"
 done
 params=$("$info" --param match all --level 9 --parsable 2>&1)
-for p in match_base_verbose match_pml_priority; do
+for p in match_base_verbose match_base_fallback match_pml_priority match_sm_priority \
+         match_sm_chunk_size match_sm_ring_chunks match_sm_max_channels match_sm_single_copy \
+         match_sm_single_copy_threshold; do
     echo "$params" | grep -q ":param:$p:value:" || fail "ompi_info --param match all does not show $p"
 done
 

@@ -133,7 +133,8 @@ while read -r name ranks transports args; do
     for np in ${ranks//,/ }; do
         for tr in ${transports//,/ }; do
             case_name="$name [$tr, $np ranks${args:+, $args}]"
-            log=$logdir/$name.$tr.$np.${prog_args[0]:-default}.log
+            args_tag=$(IFS=_; echo "${prog_args[*]}")
+            log=$logdir/$name.$tr.$np.${args_tag:-default}.log
             run_case() {
                 # shellcheck disable=SC2086
                 env "${run_env[@]}" timeout -k 10 "$case_timeout" "$MPIRUN" --oversubscribe -n "$np" \
@@ -142,9 +143,11 @@ while read -r name ranks transports args; do
             # one run: a case that failed once has failed
             run_case "$log"
             rc=$?
-            if [ "$rc" = 0 ] && grep -qa '^OK:' "$log"; then
+            # prterun's help output can leave a NUL byte in front of the
+            # verdict line: read the log without NULs
+            if [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -qa '^OK:'; then
                 report PASS "$case_name" "$log"
-            elif [ "$rc" = 0 ] && grep -qa '^SKIP' "$log"; then
+            elif [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -qa '^SKIP'; then
                 report SKIP "$case_name ($(grep -m1 '^SKIP' "$log"))" "$log"
             else
                 [ "$rc" = 124 ] && echo "    | mpirun did not finish within ${case_timeout}s" >> "$log"

@@ -21,9 +21,19 @@
  * A component pairs point-to-point requests with their peers and builds the
  * channel that later starts use.
  *
- * Single selection by priority at framework open: the component with the
- * highest priority whose init returns a module serves every match in the
- * process.  The pml component works over any PML and is the fallback.
+ * Two jobs, two kinds of slots.  Pairing (the handshake that follows MPI
+ * matching rules) is done by one module, the highest-priority one with a
+ * match_p2p slot (today the pml component).  Channels (what a start of a
+ * matched pair runs) are chosen per pair at match time: every component
+ * whose init returns a module stays open, and the pairing module asks the
+ * channel modules in priority order (match_channel_offer on the sender,
+ * match_channel_accept on the receiver, match_channel_connect back on the
+ * sender) until one sets the pair up; a pair that no channel module takes
+ * gets the pairing module's own channel (a PML persistent request on a
+ * private tag).  So a channel that cannot be set up falls back at match
+ * time, never at start time.  Which components may serve is chosen as in
+ * any framework (--mca match sm,pml; --mca match ^sm); the choice for each
+ * pair is reported on the framework's verbose stream.
  */
 
 #ifndef OMPI_MCA_MATCH_MATCH_H
@@ -38,16 +48,20 @@ BEGIN_C_DECLS
 
 struct mca_match_base_module_t;
 struct mca_match_request_t;
+struct ompi_proc_t;
 
 /**
- * Component initialization, called once at framework open.
+ * Component initialization, called once at framework open, in the thread
+ * that initializes MPI.  Every component that returns a module stays open
+ * (pairing and channels are chosen among them by priority).
  *
  * @param[out] priority  priority of the returned module
  * @return the module, or NULL when the component cannot work here
  */
 typedef struct mca_match_base_module_t *(*mca_match_base_component_init_fn_t)(int *priority);
 
-/** Release what init acquired (selected component only). */
+/** Release what init acquired (components whose init returned a module), at
+ * framework close. */
 typedef int (*mca_match_base_component_finalize_fn_t)(void);
 
 typedef struct mca_match_base_component_1_0_0_t {
@@ -59,28 +73,120 @@ typedef struct mca_match_base_component_1_0_0_t {
 typedef mca_match_base_component_1_0_0_t mca_match_base_component_t;
 
 /**
- * Begin to match one point-to-point request.
+ * Begin to match one point-to-point request (pairing module only).
  *
  * The base has validated the request and built its matched-request object
  * (request->mr_desc describes the program's original request).  The module
  * pairs it with the peer's request, following MPI matching rules on
- * (communicator, source, tag) in the order of these calls, sets up the
- * channel (request->mr_inner, the operation each start runs) and then calls
- * mca_match_request_matched(request, status).  It may do so before
- * returning.  Local: it must not block.
+ * (communicator, source, tag) in the order of these calls, has the channel
+ * set up (through mca_match_base_channel_offer/accept/connect, or its own)
+ * and then calls mca_match_request_matched(request, status).  It may do so
+ * before returning.  Local: it must not block.  Called in the thread that
+ * calls MPI_Match and friends, with no lock held.
  *
  * @retval OMPI_SUCCESS  the match is under way (or done)
  * @retval other         nothing was started, nothing changed
  */
 typedef int (*mca_match_base_module_match_p2p_fn_t)(struct mca_match_request_t *request);
 
+/** Channel kinds, carried in the handshake: both sides run the same build. */
+typedef enum {
+    MCA_MATCH_CHANNEL_PML = 0, /**< the pairing module's PML channel (fallback) */
+    MCA_MATCH_CHANNEL_SM = 1,  /**< shared memory between processes of one node */
+    MCA_MATCH_CHANNEL_UCX = 2, /**< reserved for match/ucx */
+} mca_match_channel_id_t;
+
 /**
- * Match module.
+ * What one side tells the other about its half of a channel, inside the
+ * handshake messages.  The base fills channel and bytes; flags and word
+ * belong to the channel component named by channel.
+ */
+typedef struct mca_match_channel_info_t {
+    int32_t channel;  /**< mca_match_channel_id_t */
+    uint32_t flags;   /**< component-defined */
+    uint64_t bytes;   /**< packed size of this side's message (count x type size) */
+    uint64_t word[3]; /**< component-defined */
+} mca_match_channel_info_t;
+
+/**
+ * Sender, before its offer leaves: may this module carry the pair, and
+ * what does the receiver need to know?  Reserves what the channel needs on
+ * the sender's side (released by connect's failure or by abandon).
+ *
+ * Called in the MPI_Match thread, under the pairing module's lock: must
+ * not block and must not call back into the match framework.
+ *
+ * @param request   the matched send request (mr_desc filled)
+ * @param peer      the destination process
+ * @param[out] info flags and word (channel and bytes are the base's)
+ * @retval OMPI_SUCCESS           offered
+ * @retval OMPI_ERR_NOT_SUPPORTED the module does not apply to this pair
+ *                                (another node, a send mode it leaves to
+ *                                the fallback): not a fallback
+ * @retval other                  it applies but cannot be set up now (no
+ *                                resources): the pair falls back
+ */
+typedef int (*mca_match_base_module_channel_offer_fn_t)(struct mca_match_request_t *request,
+                                                        struct ompi_proc_t *peer,
+                                                        mca_match_channel_info_t *info);
+
+/**
+ * Receiver, when an offer of this module's channel is paired with it: set
+ * up the receiving half (request->mr_inner) or decline.
+ *
+ * Called in the thread that runs the pairing module's progress (any
+ * thread), under its lock: must not block.
+ *
+ * @param request   the matched receive request (mr_peer and mr_tag set)
+ * @param peer      the source process
+ * @param offer     what the sender offered
+ * @param[out] info flags and word for the sender's connect
+ * @retval OMPI_SUCCESS  set up: request->mr_inner is the channel
+ * @retval OMPI_ERR_NOT_SUPPORTED, other  as for offer; nothing is left
+ */
+typedef int (*mca_match_base_module_channel_accept_fn_t)(struct mca_match_request_t *request,
+                                                         struct ompi_proc_t *peer,
+                                                         const mca_match_channel_info_t *offer,
+                                                         mca_match_channel_info_t *info);
+
+/**
+ * Sender, when the receiver accepted its offer: set up the sending half
+ * (request->mr_inner) from what the receiver said.  Same thread and lock
+ * as accept.  On error the reservation is released and the match fails
+ * (the receiver already holds its half: there is no falling back here, so
+ * a module does all that can fail in offer).
+ */
+typedef int (*mca_match_base_module_channel_connect_fn_t)(struct mca_match_request_t *request,
+                                                          const mca_match_channel_info_t *offer,
+                                                          const mca_match_channel_info_t *accept);
+
+/**
+ * Sender, when the receiver chose another channel: release what offer
+ * reserved.  Same thread and lock as accept.
+ */
+typedef void (*mca_match_base_module_channel_abandon_fn_t)(struct mca_match_request_t *request,
+                                                           const mca_match_channel_info_t *offer);
+
+/**
+ * Match module.  A pairing module has match_p2p; a channel module has
+ * channel_id and the four channel slots; a module may be both.
+ *
+ * A channel's mr_inner is an inactive persistent ompi_request_t: the base
+ * starts it with req_start (in the thread that starts the matched request),
+ * learns of its completion through req_complete_cb (in whatever thread
+ * completes it; the channel fills req_status's MPI_ERROR and _ucount), and
+ * releases it with ompi_request_free when inactive, never before the
+ * matched request is released.
  */
 typedef struct mca_match_base_module_t {
     /** the component this module belongs to */
     const mca_match_base_component_t *match_component;
     mca_match_base_module_match_p2p_fn_t match_p2p;
+    mca_match_channel_id_t match_channel_id;
+    mca_match_base_module_channel_offer_fn_t match_channel_offer;
+    mca_match_base_module_channel_accept_fn_t match_channel_accept;
+    mca_match_base_module_channel_connect_fn_t match_channel_connect;
+    mca_match_base_module_channel_abandon_fn_t match_channel_abandon;
 } mca_match_base_module_t;
 
 #define MCA_MATCH_BASE_VERSION_1_0_0 OMPI_MCA_BASE_VERSION_2_1_0("match", 1, 0, 0)

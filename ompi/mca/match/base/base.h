@@ -23,8 +23,19 @@ OMPI_DECLSPEC extern mca_base_framework_t ompi_match_base_framework;
 /** Verbose stream of the framework (match_base_verbose). */
 #define OMPI_MATCH_BASE_OUTPUT (ompi_match_base_framework.framework_output)
 
-/** The selected module, NULL when no component could be selected. */
+/** The pairing module (the highest-priority one with match_p2p), NULL when
+ * none: MPI_Match is then not available. */
 OMPI_DECLSPEC extern mca_match_base_module_t *mca_match_base_selected_module;
+
+#define MCA_MATCH_BASE_MAX_CHANNELS 8
+
+/** Channel modules, by decreasing priority. */
+OMPI_DECLSPEC extern mca_match_base_module_t *mca_match_base_channels[MCA_MATCH_BASE_MAX_CHANNELS];
+OMPI_DECLSPEC extern int mca_match_base_channel_count;
+
+/** match_base_fallback: false makes a channel that applies to a pair but
+ * cannot be set up fail the match instead of falling back. */
+OMPI_DECLSPEC extern bool mca_match_base_fallback;
 
 /**
  * The PML is selected (instance initialization): start recording the

@@ -25,22 +25,48 @@
 #include "ompi/mca/match/base/static-components.h"
 
 mca_match_base_module_t *mca_match_base_selected_module = NULL;
-static const mca_match_base_component_t *mca_match_base_selected_component = NULL;
+mca_match_base_module_t *mca_match_base_channels[MCA_MATCH_BASE_MAX_CHANNELS];
+int mca_match_base_channel_count = 0;
+bool mca_match_base_fallback = true;
 
-/* Keep the component with the highest priority that returns a module. */
+/* every module whose init succeeded, by decreasing priority */
+static struct {
+    const mca_match_base_component_t *component;
+    mca_match_base_module_t *module;
+    int priority;
+} match_base_open_modules[MCA_MATCH_BASE_MAX_CHANNELS];
+static int match_base_open_count = 0;
+
+static int mca_match_base_register(mca_base_register_flag_t flags)
+{
+    (void) flags;
+    mca_match_base_fallback = true;
+    (void) mca_base_framework_var_register(&ompi_match_base_framework, "fallback",
+                                           "When a pair's preferred channel applies to it but "
+                                           "cannot be set up (no shared-memory slot left, a "
+                                           "segment that cannot be attached), fall back to the "
+                                           "next channel (true) or fail the match with "
+                                           "MPI_ERR_OTHER (false: for testing a channel)",
+                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                           MCA_BASE_VAR_SCOPE_READONLY, &mca_match_base_fallback);
+    return OMPI_SUCCESS;
+}
+
+/* Keep every module, by priority: the first with match_p2p pairs, those
+ * with a channel slot serve the pairs they apply to. */
 static int mca_match_base_select(void)
 {
     mca_base_component_list_item_t *cli;
-    int best_priority = -1;
 
     OPAL_LIST_FOREACH (cli, &ompi_match_base_framework.framework_components,
                        mca_base_component_list_item_t) {
         const mca_match_base_component_t *component
             = (const mca_match_base_component_t *) cli->cli_component;
         mca_match_base_module_t *module;
-        int priority = 0;
+        int priority = 0, at;
 
-        if (NULL == component->matchm_init) {
+        if (NULL == component->matchm_init
+            || MCA_MATCH_BASE_MAX_CHANNELS == match_base_open_count) {
             continue;
         }
         module = component->matchm_init(&priority);
@@ -53,24 +79,37 @@ static int mca_match_base_select(void)
         opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
                             "match:base:select: component %s available, priority %d",
                             component->matchm_version.mca_component_name, priority);
-        if (priority > best_priority) {
-            if (NULL != mca_match_base_selected_component
-                && NULL != mca_match_base_selected_component->matchm_finalize) {
-                (void) mca_match_base_selected_component->matchm_finalize();
-            }
-            best_priority = priority;
-            mca_match_base_selected_module = module;
-            mca_match_base_selected_component = component;
-            module->match_component = component;
-        } else if (NULL != component->matchm_finalize) {
-            (void) component->matchm_finalize();
+        module->match_component = component;
+        for (at = match_base_open_count; at > 0 && match_base_open_modules[at - 1].priority
+                                                     < priority; --at) {
+            match_base_open_modules[at] = match_base_open_modules[at - 1];
         }
+        match_base_open_modules[at].component = component;
+        match_base_open_modules[at].module = module;
+        match_base_open_modules[at].priority = priority;
+        match_base_open_count++;
     }
 
-    if (NULL != mca_match_base_selected_component) {
+    for (int i = 0; i < match_base_open_count; ++i) {
+        mca_match_base_module_t *module = match_base_open_modules[i].module;
+        const char *name = match_base_open_modules[i].component->matchm_version.mca_component_name;
+
+        if (NULL != module->match_p2p && NULL == mca_match_base_selected_module) {
+            mca_match_base_selected_module = module;
+            opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                                "match:base:select: %s pairs requests", name);
+        }
+        if (NULL != module->match_channel_offer) {
+            mca_match_base_channels[mca_match_base_channel_count++] = module;
+            opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                                "match:base:select: channel %s, priority %d", name,
+                                match_base_open_modules[i].priority);
+        }
+    }
+    if (NULL == mca_match_base_selected_module) {
         opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
-                            "match:base:select: selected %s",
-                            mca_match_base_selected_component->matchm_version.mca_component_name);
+                            "match:base:select: no component pairs requests: MPI_Match "
+                            "is not available");
     }
     return OMPI_SUCCESS;
 }
@@ -96,16 +135,18 @@ int mca_match_base_pml_selected(void)
 
 static int mca_match_base_close(void)
 {
-    if (NULL != mca_match_base_selected_component
-        && NULL != mca_match_base_selected_component->matchm_finalize) {
-        (void) mca_match_base_selected_component->matchm_finalize();
+    for (int i = 0; i < match_base_open_count; ++i) {
+        if (NULL != match_base_open_modules[i].component->matchm_finalize) {
+            (void) match_base_open_modules[i].component->matchm_finalize();
+        }
     }
-    mca_match_base_selected_component = NULL;
+    match_base_open_count = 0;
+    mca_match_base_channel_count = 0;
     mca_match_base_selected_module = NULL;
     mca_match_base_describe_fini();
     return mca_base_framework_components_close(&ompi_match_base_framework, NULL);
 }
 
 MCA_BASE_FRAMEWORK_DECLARE(ompi, match, "OMPI matching of persistent requests (MPI_Match)",
-                           NULL, mca_match_base_open, mca_match_base_close,
+                           mca_match_base_register, mca_match_base_open, mca_match_base_close,
                            mca_match_base_static_components, 0);

@@ -186,6 +186,31 @@ OMPI_DECLSPEC int mca_match_begin(size_t count, ompi_request_t **requests, mca_m
  */
 OMPI_DECLSPEC void mca_match_request_matched(mca_match_request_t *request, int status);
 
+/*
+ * Per-pair channel selection, called by the pairing module under its lock.
+ * A pair gets the first channel module, by priority, whose offer and accept
+ * succeed; MCA_MATCH_CHANNEL_PML in the info means the pairing module's
+ * own channel.
+ */
+
+/** Sender: fill the offer (the base's fields, and the first channel module
+ * that offers).  An error fails the match (match_base_fallback false). */
+OMPI_DECLSPEC int mca_match_base_channel_offer(mca_match_request_t *request,
+                                               mca_match_channel_info_t *offer);
+
+/** Receiver: set up the offered channel, or choose the fallback (accept's
+ * channel says which).  An error fails the match. */
+OMPI_DECLSPEC int mca_match_base_channel_accept(mca_match_request_t *request, int source,
+                                                const mca_match_channel_info_t *offer,
+                                                mca_match_channel_info_t *accept);
+
+/** Sender: finish the channel the receiver chose, or release the offer
+ * when it chose the fallback (then returns OMPI_ERR_NOT_FOUND: the pairing
+ * module builds its own channel). */
+OMPI_DECLSPEC int mca_match_base_channel_connect(mca_match_request_t *request,
+                                                 const mca_match_channel_info_t *offer,
+                                                 const mca_match_channel_info_t *accept);
+
 /**
  * The arguments a persistent point-to-point request was created with, read
  * from the selected PML's own request.

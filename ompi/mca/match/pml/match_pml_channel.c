@@ -23,6 +23,12 @@
  *     channel send (R, tag C) ◄────────────  ACCEPT {C, offer id}; channel
  *                                            receive (S, tag C)
  *
+ * Both messages also carry the channel each side proposes (the base's
+ * per-pair selection, mca_match_base_channel_*): the offer names the first
+ * channel component that applies to the pair (sm for a peer on the same
+ * node), the accept says whether the receiver set it up.  When it did not,
+ * or when none applies, the pair gets this component's own channel:
+ *
  * C is a tag of the band that the receiver gives to this pair alone, so each
  * later start is a persistent PML operation that only its peer operation can
  * match: no wildcard, no other pair, no user message.  Offers from one sender
@@ -74,13 +80,19 @@ typedef struct {
     int32_t tag;       /**< OFFER: the sender's tag; ACCEPT: the channel tag */
     int32_t pad;
     uint64_t offer_id; /**< chosen by the sender, echoed by the receiver */
+    mca_match_channel_info_t info; /**< the channel proposed (OFFER) or chosen (ACCEPT) */
 } match_pml_msg_t;
+
+/** An ACCEPT whose channel is this: the receiver's match failed, so fails
+ * the sender's. */
+#define MATCH_PML_CHANNEL_FAILED (-1)
 
 /** A match request waiting: a posted receive, or a send awaiting ACCEPT. */
 typedef struct {
     opal_list_item_t super;
     mca_match_request_t *req;
     uint64_t offer_id;
+    mca_match_channel_info_t offer; /**< a send's offer, until ACCEPT */
 } match_pml_waiting_t;
 static OBJ_CLASS_INSTANCE(match_pml_waiting_t, opal_list_item_t, NULL, NULL);
 
@@ -90,6 +102,7 @@ typedef struct {
     int source;
     int tag;
     uint64_t offer_id;
+    mca_match_channel_info_t info;
 } match_pml_offer_t;
 static OBJ_CLASS_INSTANCE(match_pml_offer_t, opal_list_item_t, NULL, NULL);
 
@@ -306,7 +319,11 @@ static void match_pml_comm_destroy(match_pml_comm_t *state)
         OBJ_RELEASE(item);
     }
     while (NULL != (item = opal_list_remove_first(&state->sending))) {
-        mca_match_request_matched(((match_pml_waiting_t *) item)->req, OMPI_ERR_NOT_AVAILABLE);
+        match_pml_waiting_t *waiting = (match_pml_waiting_t *) item;
+        mca_match_channel_info_t none = {.channel = MCA_MATCH_CHANNEL_PML};
+        /* releases what the offer reserved */
+        (void) mca_match_base_channel_connect(waiting->req, &waiting->offer, &none);
+        mca_match_request_matched(waiting->req, OMPI_ERR_NOT_AVAILABLE);
         OBJ_RELEASE(item);
     }
     OPAL_LIST_DESTRUCT(&state->unexpected);
@@ -318,7 +335,7 @@ static void match_pml_comm_destroy(match_pml_comm_t *state)
 
 /* lock held */
 static int match_pml_send_msg(ompi_communicator_t *comm, int peer, int tag, int32_t value,
-                              uint64_t offer_id)
+                              uint64_t offer_id, const mca_match_channel_info_t *info)
 {
     match_pml_send_t *send = OBJ_NEW(match_pml_send_t);
     int ret;
@@ -329,6 +346,7 @@ static int match_pml_send_msg(ompi_communicator_t *comm, int peer, int tag, int3
     send->msg.tag = value;
     send->msg.pad = 0;
     send->msg.offer_id = offer_id;
+    send->msg.info = *info;
     ret = MCA_PML_CALL(isend(&send->msg, sizeof(send->msg), MPI_BYTE, peer, tag,
                              MCA_PML_BASE_SEND_STANDARD, comm, &send->req));
     if (OMPI_SUCCESS != ret) {
@@ -345,22 +363,30 @@ static bool match_pml_accepts(const mca_match_request_t *req, int source, int ta
            && (MPI_ANY_TAG == req->mr_desc.tag || tag == req->mr_desc.tag);
 }
 
-/* lock held: pair a receive with an offer */
+/* lock held: pair a receive with an offer, choose the pair's channel, and
+ * tell the sender (also when this side failed: its match fails too) */
 static void match_pml_accept(match_pml_comm_t *state, mca_match_request_t *req, int source,
-                             int tag, uint64_t offer_id)
+                             int tag, uint64_t offer_id, const mca_match_channel_info_t *offer)
 {
-    int channel_tag = MATCH_PML_TAG_CHANNEL + (int) (state->next_channel++ % MATCH_PML_CHANNELS);
-    int ret;
+    mca_match_channel_info_t accept;
+    int channel_tag = 0;
+    int ret, sent;
 
-    ret = MCA_PML_CALL(irecv_init(req->mr_desc.buf, req->mr_desc.count, req->mr_desc.datatype,
-                                  source, channel_tag, state->comm, &req->mr_inner));
-    if (OMPI_SUCCESS == ret) {
-        ret = match_pml_send_msg(state->comm, source, MATCH_PML_TAG_ACCEPT, channel_tag,
-                                 offer_id);
-    }
     req->mr_peer = source;
     req->mr_tag = tag;
-    mca_match_request_matched(req, ret);
+    ret = mca_match_base_channel_accept(req, source, offer, &accept);
+    if (OMPI_SUCCESS == ret && MCA_MATCH_CHANNEL_PML == accept.channel) {
+        channel_tag = MATCH_PML_TAG_CHANNEL + (int) (state->next_channel++ % MATCH_PML_CHANNELS);
+        ret = MCA_PML_CALL(irecv_init(req->mr_desc.buf, req->mr_desc.count,
+                                      req->mr_desc.datatype, source, channel_tag, state->comm,
+                                      &req->mr_inner));
+    }
+    if (OMPI_SUCCESS != ret) {
+        accept.channel = MATCH_PML_CHANNEL_FAILED;
+    }
+    sent = match_pml_send_msg(state->comm, source, MATCH_PML_TAG_ACCEPT, channel_tag, offer_id,
+                              &accept);
+    mca_match_request_matched(req, OMPI_SUCCESS != ret ? ret : sent);
 }
 
 static void match_pml_on_offer(match_pml_comm_t *state, int source, const match_pml_msg_t *msg)
@@ -371,7 +397,7 @@ static void match_pml_on_offer(match_pml_comm_t *state, int source, const match_
     OPAL_LIST_FOREACH (waiting, &state->posted, match_pml_waiting_t) {
         if (match_pml_accepts(waiting->req, source, msg->tag)) {
             opal_list_remove_item(&state->posted, &waiting->super);
-            match_pml_accept(state, waiting->req, source, msg->tag, msg->offer_id);
+            match_pml_accept(state, waiting->req, source, msg->tag, msg->offer_id, &msg->info);
             OBJ_RELEASE(waiting);
             return;
         }
@@ -383,6 +409,7 @@ static void match_pml_on_offer(match_pml_comm_t *state, int source, const match_
     offer->source = source;
     offer->tag = msg->tag;
     offer->offer_id = msg->offer_id;
+    offer->info = msg->info;
     opal_list_append(&state->unexpected, &offer->super);
 }
 
@@ -396,12 +423,17 @@ static void match_pml_on_accept(match_pml_comm_t *state, int source, const match
         req = waiting->req;
         if (waiting->offer_id == msg->offer_id && req->mr_desc.peer == source) {
             opal_list_remove_item(&state->sending, &waiting->super);
-            OBJ_RELEASE(waiting);
-            ret = MCA_PML_CALL(isend_init(req->mr_desc.buf, req->mr_desc.count,
-                                          req->mr_desc.datatype, source, msg->tag,
-                                          req->mr_desc.mode, state->comm, &req->mr_inner));
             req->mr_peer = source;
             req->mr_tag = req->mr_desc.tag;
+            ret = mca_match_base_channel_connect(req, &waiting->offer, &msg->info);
+            OBJ_RELEASE(waiting);
+            if (MATCH_PML_CHANNEL_FAILED == msg->info.channel) {
+                ret = OMPI_ERROR;
+            } else if (OMPI_ERR_NOT_FOUND == ret) {
+                ret = MCA_PML_CALL(isend_init(req->mr_desc.buf, req->mr_desc.count,
+                                              req->mr_desc.datatype, source, msg->tag,
+                                              req->mr_desc.mode, state->comm, &req->mr_inner));
+            }
             mca_match_request_matched(req, ret);
             return;
         }
@@ -478,7 +510,8 @@ static int match_pml_match_p2p(mca_match_request_t *req)
         OPAL_LIST_FOREACH (offer, &state->unexpected, match_pml_offer_t) {
             if (match_pml_accepts(req, offer->source, offer->tag)) {
                 opal_list_remove_item(&state->unexpected, &offer->super);
-                match_pml_accept(state, req, offer->source, offer->tag, offer->offer_id);
+                match_pml_accept(state, req, offer->source, offer->tag, offer->offer_id,
+                                 &offer->info);
                 OBJ_RELEASE(offer);
                 goto out;
             }
@@ -492,10 +525,18 @@ static int match_pml_match_p2p(mca_match_request_t *req)
     }
     waiting->req = req;
     if (req->mr_desc.is_send) {
+        ret = mca_match_base_channel_offer(req, &waiting->offer);
+        if (OMPI_SUCCESS != ret) {
+            OBJ_RELEASE(waiting);
+            goto out;
+        }
         waiting->offer_id = state->next_offer++;
         ret = match_pml_send_msg(state->comm, req->mr_desc.peer, MATCH_PML_TAG_OFFER,
-                                 req->mr_desc.tag, waiting->offer_id);
+                                 req->mr_desc.tag, waiting->offer_id, &waiting->offer);
         if (OMPI_SUCCESS != ret) {
+            mca_match_channel_info_t none = {.channel = MCA_MATCH_CHANNEL_PML};
+            /* the fallback "chosen": releases what the offer reserved */
+            (void) mca_match_base_channel_connect(req, &waiting->offer, &none);
             OBJ_RELEASE(waiting);
             goto out;
         }
@@ -564,4 +605,6 @@ int mca_match_pml_channel_fini(void)
 mca_match_base_module_t mca_match_pml_module = {
     .match_component = &mca_match_pml_component.super,
     .match_p2p = match_pml_match_p2p,
+    /* its own channel is the fallback the base leaves pairs to: no slots */
+    .match_channel_id = MCA_MATCH_CHANNEL_PML,
 };

@@ -1,0 +1,383 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The two halves of a channel as persistent requests.  A start moves what
+ * it can at once (a send of a small message is a copy and a store; a
+ * receive whose message is there is a copy and a store) and otherwise goes
+ * on the active list, the only thing the progress callback looks at: idle
+ * channels cost nothing.  A request on the list is touched only by the
+ * progress callback, under the lock; completions run after the lock is
+ * dropped, since a completion may start another matched request.
+ *
+ * A standard, ready or buffered send completes when its last chunk is in
+ * the ring; a synchronous send, and a send read by single copy, when the
+ * receiver has consumed it (which it does only once started).
+ */
+
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "opal/datatype/opal_convertor.h"
+#include "opal/runtime/opal_progress.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/sm/match_sm.h"
+#include "ompi/proc/proc.h"
+
+#define MATCH_SM_DONE_BATCH 32
+
+static mca_match_sm_request_t *match_sm_active = NULL;
+static volatile int32_t match_sm_nactive = 0;
+
+static int match_sm_start(size_t count, ompi_request_t **requests);
+static int match_sm_free(ompi_request_t **request);
+static int match_sm_cancel(ompi_request_t *request, int complete);
+
+static void match_sm_request_construct(mca_match_sm_request_t *req)
+{
+    req->next = req->prev = NULL;
+    req->slot = NULL;
+    req->datatype = NULL;
+    req->count = req->peer_count = 0;
+    OBJ_CONSTRUCT(&req->convertor, opal_convertor_t);
+    req->super.req_start = match_sm_start;
+    req->super.req_free = match_sm_free;
+    req->super.req_cancel = match_sm_cancel;
+}
+
+static void match_sm_request_destruct(mca_match_sm_request_t *req)
+{
+    OBJ_DESTRUCT(&req->convertor);
+    if (NULL != req->datatype) {
+        OMPI_DATATYPE_RELEASE(req->datatype);
+    }
+}
+
+OBJ_CLASS_INSTANCE(mca_match_sm_request_t, ompi_request_t, match_sm_request_construct,
+                   match_sm_request_destruct);
+
+mca_match_sm_request_t *mca_match_sm_request_new(bool is_send, void *buf, size_t count,
+                                                 struct ompi_datatype_t *datatype,
+                                                 struct ompi_communicator_t *comm)
+{
+    mca_match_sm_request_t *req = OBJ_NEW(mca_match_sm_request_t);
+    int ret;
+
+    if (NULL == req) {
+        return NULL;
+    }
+    OMPI_REQUEST_INIT(&req->super, true);
+    req->super.req_type = OMPI_REQUEST_PML;
+    req->super.req_mpi_object.comm = comm;
+    req->is_send = is_send;
+    /* the matched request's original request, which held it, is freed */
+    OMPI_DATATYPE_RETAIN(datatype);
+    req->datatype = datatype;
+    req->contiguous = opal_datatype_is_contiguous_memory_layout(&datatype->super, count);
+    req->cptr = (unsigned char *) buf + datatype->super.true_lb;
+    if (is_send) {
+        ret = opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &datatype->super,
+                                                       count, buf, 0, &req->convertor);
+    } else {
+        ret = opal_convertor_copy_and_prepare_for_recv(ompi_mpi_local_convertor, &datatype->super,
+                                                       count, buf, 0, &req->convertor);
+    }
+    if (OPAL_SUCCESS != ret) {
+        OMPI_REQUEST_FINI(&req->super);
+        OBJ_RELEASE(req);
+        return NULL;
+    }
+    return req;
+}
+
+static inline unsigned char *match_sm_chunk_at(const mca_match_sm_request_t *req, uint64_t n)
+{
+    return req->ring + (n % req->depth) * req->chunk;
+}
+
+/* the stamped line of message n (inline) */
+static inline volatile uint64_t *match_sm_line_at(const mca_match_sm_request_t *req, uint64_t n)
+{
+    return (volatile uint64_t *) (req->ring + (n % req->depth) * MCA_MATCH_SM_LINE);
+}
+
+static void match_sm_pack(mca_match_sm_request_t *req, unsigned char *dst, size_t len)
+{
+    struct iovec iov = {.iov_base = dst, .iov_len = len};
+    uint32_t iov_count = 1;
+    size_t max_data = len;
+
+    if (req->contiguous) {
+        memcpy(dst, req->cptr + req->offset, len);
+    } else {
+        (void) opal_convertor_pack(&req->convertor, &iov, &iov_count, &max_data);
+    }
+}
+
+static int match_sm_unpack(mca_match_sm_request_t *req, unsigned char *src, size_t len)
+{
+    struct iovec iov = {.iov_base = src, .iov_len = len};
+    uint32_t iov_count = 1;
+    size_t max_data = len;
+
+    if (req->cma) {
+#if OMPI_MATCH_SM_HAVE_CMA
+        struct iovec local = {.iov_base = req->cptr, .iov_len = len};
+        struct iovec remote = {.iov_base = (void *) (uintptr_t) req->cma_addr, .iov_len = len};
+        size_t got = 0;
+
+        while (got < len) {
+            ssize_t n;
+            local.iov_base = req->cptr + got;
+            local.iov_len = len - got;
+            remote.iov_base = (unsigned char *) (uintptr_t) req->cma_addr + got;
+            remote.iov_len = len - got;
+            n = process_vm_readv(req->cma_pid, &local, 1, &remote, 1, 0);
+            if (0 >= n) {
+                if (0 > n && EINTR == errno) {
+                    continue;
+                }
+                return MPI_ERR_OTHER;
+            }
+            got += (size_t) n;
+        }
+#endif
+        return MPI_SUCCESS;
+    }
+    if (req->contiguous) {
+        memcpy(req->cptr + req->offset, src, len);
+    } else {
+        (void) opal_convertor_unpack(&req->convertor, &iov, &iov_count, &max_data);
+    }
+    return MPI_SUCCESS;
+}
+
+/* Move what can be moved.  Returns true when the request is complete. */
+static bool match_sm_advance(mca_match_sm_request_t *req)
+{
+    mca_match_sm_slot_t *slot = req->slot;
+
+    if (req->inl) {
+        volatile uint64_t *line = match_sm_line_at(req, req->count);
+
+        if (req->is_send) {
+            if (0 == req->done) {
+                if (req->count - req->peer_count >= req->depth) {
+                    req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
+                    if (req->count - req->peer_count >= req->depth) {
+                        return false;
+                    }
+                }
+                if (0 < req->bytes) {
+                    match_sm_pack(req, (unsigned char *) (line + 1), req->bytes);
+                }
+                req->done = 1;
+                __atomic_store_n(line, ++req->count, __ATOMIC_RELEASE);
+            }
+            if (req->sync && req->peer_count < req->count) {
+                req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
+                return req->peer_count >= req->count;
+            }
+            return true;
+        }
+        if (__atomic_load_n(line, __ATOMIC_ACQUIRE) != req->count + 1) {
+            return false;
+        }
+        if (0 < req->bytes) {
+            (void) match_sm_unpack(req, (unsigned char *) (line + 1), req->bytes);
+        }
+        req->done = 1;
+        __atomic_store_n(&slot->ack, ++req->count, __ATOMIC_RELEASE);
+        return true;
+    }
+
+    if (req->is_send) {
+        while (req->done < req->nchunks) {
+            size_t len = req->bytes - req->offset < req->chunk ? req->bytes - req->offset
+                                                                : req->chunk;
+            if (req->count - req->peer_count >= req->depth) {
+                req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
+                if (req->count - req->peer_count >= req->depth) {
+                    return false;
+                }
+            }
+            if (!req->cma && 0 < len) {
+                match_sm_pack(req, match_sm_chunk_at(req, req->count), len);
+            }
+            req->offset += len;
+            req->done++;
+            __atomic_store_n(&slot->seq, ++req->count, __ATOMIC_RELEASE);
+        }
+        if (req->sync || req->cma) {
+            if (req->peer_count < req->count) {
+                req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
+            }
+            return req->peer_count >= req->count;
+        }
+        return true;
+    }
+
+    while (req->done < req->nchunks) {
+        size_t len = req->bytes - req->offset < req->chunk ? req->bytes - req->offset
+                                                            : req->chunk;
+        int err;
+
+        if (req->peer_count == req->count) {
+            req->peer_count = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE);
+            if (req->peer_count == req->count) {
+                return false;
+            }
+        }
+        err = (0 < len || req->cma) ? match_sm_unpack(req, match_sm_chunk_at(req, req->count),
+                                                      len)
+                                    : MPI_SUCCESS;
+        if (MPI_SUCCESS != err) {
+            req->super.req_status.MPI_ERROR = err;
+        }
+        req->offset += len;
+        req->done++;
+        __atomic_store_n(&slot->ack, ++req->count, __ATOMIC_RELEASE);
+    }
+    return true;
+}
+
+static void match_sm_complete(mca_match_sm_request_t *req)
+{
+    if (MPI_SUCCESS == req->super.req_status.MPI_ERROR && req->truncated) {
+        req->super.req_status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    }
+    req->super.req_status._ucount = req->bytes;
+    ompi_request_complete(&req->super, true);
+}
+
+/* lock held */
+static void match_sm_list_remove(mca_match_sm_request_t *req)
+{
+    if (NULL != req->prev) {
+        req->prev->next = req->next;
+    } else {
+        match_sm_active = req->next;
+    }
+    if (NULL != req->next) {
+        req->next->prev = req->prev;
+    }
+    req->next = req->prev = NULL;
+    match_sm_nactive--;
+}
+
+static int match_sm_start(size_t count, ompi_request_t **requests)
+{
+    for (size_t i = 0; i < count; ++i) {
+        mca_match_sm_request_t *req = (mca_match_sm_request_t *) requests[i];
+        size_t zero = 0;
+
+        req->super.req_state = OMPI_REQUEST_ACTIVE;
+        req->super.req_complete = REQUEST_PENDING;
+        req->super.req_status.MPI_ERROR = MPI_SUCCESS;
+        req->super.req_status._cancelled = 0;
+        req->done = 0;
+        req->offset = 0;
+        if (!req->contiguous) {
+            (void) opal_convertor_set_position(&req->convertor, &zero);
+        }
+        if (match_sm_advance(req)) {
+            match_sm_complete(req);
+            continue;
+        }
+        OPAL_THREAD_LOCK(&mca_match_sm_lock);
+        req->prev = NULL;
+        req->next = match_sm_active;
+        if (NULL != match_sm_active) {
+            match_sm_active->prev = req;
+        }
+        match_sm_active = req;
+        match_sm_nactive++;
+        OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_match_sm_progress(void)
+{
+    mca_match_sm_request_t *done[MATCH_SM_DONE_BATCH];
+    mca_match_sm_request_t *req, *next;
+    int ndone = 0;
+
+    if (0 == match_sm_nactive) {
+        return 0;
+    }
+    if (OPAL_THREAD_TRYLOCK(&mca_match_sm_lock)) {
+        return 0;
+    }
+    for (req = match_sm_active; NULL != req && ndone < MATCH_SM_DONE_BATCH; req = next) {
+        next = req->next;
+        if (match_sm_advance(req)) {
+            match_sm_list_remove(req);
+            done[ndone++] = req;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
+    for (int i = 0; i < ndone; ++i) {
+        match_sm_complete(done[i]);
+    }
+    return ndone;
+}
+
+/* A receive that has moved nothing of its message can be cancelled; a
+ * send cannot (its message may already be in the ring). */
+static int match_sm_cancel(ompi_request_t *request, int complete)
+{
+    mca_match_sm_request_t *req = (mca_match_sm_request_t *) request;
+    bool cancelled = false;
+    (void) complete;
+
+    OPAL_THREAD_LOCK(&mca_match_sm_lock);
+    if (!req->is_send && 0 == req->done
+        && (NULL != req->prev || match_sm_active == req)) {
+        match_sm_list_remove(req);
+        cancelled = true;
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
+    if (cancelled) {
+        req->super.req_status._cancelled = 1;
+        req->super.req_status._ucount = 0;
+        ompi_request_complete(&req->super, true);
+    }
+    return OMPI_SUCCESS;
+}
+
+static int match_sm_free(ompi_request_t **request)
+{
+    mca_match_sm_request_t *req = (mca_match_sm_request_t *) *request;
+
+    if (NULL != req->slot) {
+        if (req->is_send) {
+            mca_match_sm_segment_slot_closed(req->slot_index);
+        } else {
+            __atomic_store_n(&req->slot->receiver_closed, 1, __ATOMIC_RELEASE);
+        }
+    }
+    OMPI_REQUEST_FINI(&req->super);
+    OBJ_RELEASE(req);
+    *request = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+void mca_match_sm_request_fini(void)
+{
+    match_sm_active = NULL;
+    match_sm_nactive = 0;
+}
