@@ -234,10 +234,10 @@ static void exec_node_done(ompi_queue_exec_t *exec, int32_t idx, int rc)
     }
 }
 
-static inline bool exec_node_reqs_complete(const ompi_queue_exec_node_t *node)
+static inline bool exec_reqs_complete(ompi_request_t *const *reqs, int nreqs)
 {
-    for (int r = 0; r < node->nreqs; ++r) {
-        if (!REQUEST_COMPLETE(node->reqs[r])) {
+    for (int r = 0; r < nreqs; ++r) {
+        if (!REQUEST_COMPLETE(reqs[r])) {
             return false;
         }
     }
@@ -267,7 +267,7 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
                         exec_node_done(exec, i, rc);
                         progress++;
                     }
-                } else if (exec_node_reqs_complete(node)) {
+                } else if (exec_reqs_complete(node->reqs, node->nreqs)) {
                     int rc = node->ops->finish(node->op, node->reqs, node->nreqs);
                     exec->running--;
                     exec_node_done(exec, i, rc);
@@ -296,7 +296,7 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
                     exec->running++;
                     /* a small message is often complete at once: finish it
                      * in this pass so that its successor starts now */
-                    if (exec_node_reqs_complete(node)) {
+                    if (exec_reqs_complete(node->reqs, node->nreqs)) {
                         rc = node->ops->finish(node->op, node->reqs, node->nreqs);
                         exec->running--;
                         exec_node_done(exec, i, rc);
@@ -326,11 +326,7 @@ int ompi_queue_exec_run_now(ompi_queue_exec_t *exec, const ompi_queue_exec_op_op
 
     rc = ops->start(op, reqs, &nreqs);
     if (MPI_SUCCESS == rc && 0 < nreqs) {
-        bool complete = true;
-        for (int r = 0; r < nreqs; ++r) {
-            complete = complete && REQUEST_COMPLETE(reqs[r]);
-        }
-        if (!complete) {
+        if (!exec_reqs_complete(reqs, nreqs)) {
             idx = ompi_queue_exec_add(exec, ops, op, 0, 0, NULL, false);
             if (0 <= idx) {
                 ompi_queue_exec_node_t *node = &exec->nodes[idx];

@@ -128,15 +128,10 @@ static int graphs_request_free(ompi_request_t **request);
 static int graphs_request_cancel(ompi_request_t *request, int complete);
 static void graphs_exec_done(ompi_queue_exec_t *exec, void *cbdata);
 
-static void graphs_request_construct(graphs_request_t *req)
+/* the state of a new execution request (construction, and reuse from the cache) */
+static void graphs_request_clear(graphs_request_t *req)
 {
-    req->super.req_type = OMPI_REQUEST_COLL;
-    req->super.req_start = graphs_request_start;
-    req->super.req_free = graphs_request_free;
-    req->super.req_cancel = graphs_request_cancel;
     req->kind = GRAPHS_REQ_EXEC;
-    req->token = NULL;
-    ompi_queue_exec_init(&req->exec, false, graphs_exec_done, NULL, req);
     req->loc_type = MPIX_LOC_INPLACE;
     req->completed = false;
     req->user_freed = false;
@@ -147,6 +142,17 @@ static void graphs_request_construct(graphs_request_t *req)
     req->target = 0;
     req->cuda = NULL;
     req->outer = NULL;
+}
+
+static void graphs_request_construct(graphs_request_t *req)
+{
+    req->super.req_type = OMPI_REQUEST_COLL;
+    req->super.req_start = graphs_request_start;
+    req->super.req_free = graphs_request_free;
+    req->super.req_cancel = graphs_request_cancel;
+    req->token = NULL;
+    ompi_queue_exec_init(&req->exec, false, graphs_exec_done, NULL, req);
+    graphs_request_clear(req);
 }
 
 static void graphs_request_destruct(graphs_request_t *req)
@@ -212,17 +218,7 @@ static graphs_request_t *graphs_request_get(void)
     if (NULL == req) {
         return OBJ_NEW(graphs_request_t);
     }
-    req->kind = GRAPHS_REQ_EXEC;
-    req->loc_type = MPIX_LOC_INPLACE;
-    req->completed = false;
-    req->user_freed = false;
-    req->error_kept = false;
-    req->last_error = MPI_SUCCESS;
-    req->last_op = MPIX_DEP_NONE;
-    req->stream = NULL;
-    req->target = 0;
-    req->cuda = NULL;
-    req->outer = NULL;
+    graphs_request_clear(req);
     return req;
 }
 
