@@ -88,7 +88,7 @@ void ompi_queue_exec_init(ompi_queue_exec_t *exec, bool open, ompi_queue_exec_do
 {
     OBJ_CONSTRUCT(&exec->lock, opal_mutex_t);
     exec->nodes = NULL;
-    exec->nnodes = exec->cap = exec->lo = exec->running = 0;
+    exec->nnodes = exec->cap = exec->lo = exec->running = exec->unchained = 0;
     exec->retired = 0;
     exec->error = MPI_SUCCESS;
     exec->error_node = -1;
@@ -120,7 +120,7 @@ static void exec_drop_nodes(ompi_queue_exec_t *exec, int32_t from, int32_t to)
 void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
 {
     exec_drop_nodes(exec, 0, exec->nnodes);
-    exec->nnodes = exec->lo = exec->running = 0;
+    exec->nnodes = exec->lo = exec->running = exec->unchained = 0;
     exec->retired = 0;
     exec->error = MPI_SUCCESS;
     exec->error_node = -1;
@@ -184,7 +184,7 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
     node->worker = NULL;
     node->nreqs = 0;
     node->state = OMPI_QUEUE_EXEC_WAITING;
-    node->flags = flags;
+    node->flags = flags & ~OMPI_QUEUE_EXEC_CHAINED;
     node->deps_left = 0;
     node->nsucc = 0;
     if (fifo && idx > 0 && OMPI_QUEUE_EXEC_DONE != exec->nodes[idx - 1].state) {
@@ -204,6 +204,11 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
             node->deps_left++;
         }
     }
+    if (fifo && 0 == ndeps) {
+        node->flags |= OMPI_QUEUE_EXEC_CHAINED;
+    } else {
+        exec->unchained++;
+    }
     exec->nnodes++;
     return idx;
 }
@@ -214,6 +219,9 @@ static void exec_node_done(ompi_queue_exec_t *exec, int32_t idx, int rc)
 
     node->state = OMPI_QUEUE_EXEC_DONE;
     node->nreqs = 0;
+    if (!(node->flags & OMPI_QUEUE_EXEC_CHAINED)) {
+        exec->unchained--;
+    }
     if (MPI_SUCCESS != rc && MPI_SUCCESS == exec->error) {
         exec->error = rc;
         exec->error_node = (int) (exec->retired + (uint64_t) idx);
@@ -273,7 +281,12 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
                     exec_node_done(exec, i, rc);
                     progress++;
                 }
-            } else if (OMPI_QUEUE_EXEC_WAITING == node->state && 0 == node->deps_left) {
+            } else if (OMPI_QUEUE_EXEC_WAITING == node->state && 0 != node->deps_left) {
+                if (0 == exec->unchained) {
+                    /* a pure chain: the rest waits on this node */
+                    break;
+                }
+            } else if (OMPI_QUEUE_EXEC_WAITING == node->state) {
                 int nreqs = 0, rc;
                 if (MPI_SUCCESS != exec->error || exec->paused) {
                     continue;
@@ -327,7 +340,8 @@ int ompi_queue_exec_run_now(ompi_queue_exec_t *exec, const ompi_queue_exec_op_op
     rc = ops->start(op, reqs, &nreqs);
     if (MPI_SUCCESS == rc && 0 < nreqs) {
         if (!exec_reqs_complete(reqs, nreqs)) {
-            idx = ompi_queue_exec_add(exec, ops, op, 0, 0, NULL, false);
+            /* idle: as a link of a chain it adds no dependency */
+            idx = ompi_queue_exec_add(exec, ops, op, 0, 0, NULL, true);
             if (0 <= idx) {
                 ompi_queue_exec_node_t *node = &exec->nodes[idx];
                 for (int r = 0; r < nreqs; ++r) {

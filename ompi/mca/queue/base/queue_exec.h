@@ -47,6 +47,11 @@ BEGIN_C_DECLS
  * otherwise it waits for a caller that may block. */
 #define OMPI_QUEUE_EXEC_BLOCKING 0x1
 
+/** Set by the executor on a node whose only dependency is the node appended
+ * before it (a stream's token): while every pending node is such a link, a
+ * waiting node ends the scan, as nothing after it can be ready. */
+#define OMPI_QUEUE_EXEC_CHAINED 0x8000
+
 typedef struct ompi_queue_exec_t ompi_queue_exec_t;
 
 /**
@@ -120,6 +125,7 @@ struct ompi_queue_exec_t {
     int32_t nnodes, cap;
     int32_t lo;              /**< every node below lo is done */
     int32_t running;
+    int32_t unchained;       /**< nodes not done that lack OMPI_QUEUE_EXEC_CHAINED */
     uint64_t retired;        /**< nodes done and dropped from nodes[] (open executions) */
     int error;               /**< first failure (MPI error class) */
     int error_node;          /**< its node index (retired + index), -1 */

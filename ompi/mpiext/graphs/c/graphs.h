@@ -136,20 +136,51 @@ static inline bool graphs_token_invalid(const ompi_mpix_token_t *token)
 /** New token of a kind (args filled by the caller); NULL when out of memory. */
 ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm);
 
-/** Drop a reference to a token (the last one may keep it for reuse). */
+/** Drop a reference to a token (the last one keeps it for reuse, see
+ * graphs_token.c). */
 void graphs_token_release(ompi_mpix_token_t *token);
+
+/** The program gives up its token handle (MPIX_Token_free, a consuming
+ * enqueue): mark it dead and drop the program's reference. */
+void graphs_token_retire(ompi_mpix_token_t *token);
 
 /** Release the tokens kept for reuse (finalization). */
 void graphs_token_cache_flush(void);
 
-/** Retain a datatype for a token (dropped by the token's destructor). */
+/** Retain a datatype for a token (dropped by graphs_drop_type).  Predefined
+ * datatypes live until finalization and are not counted, as in the PMLs. */
 static inline ompi_datatype_t *graphs_keep_type(ompi_datatype_t *dtype)
 {
-    OBJ_RETAIN(dtype);
+    if (!ompi_datatype_is_predefined(dtype)) {
+        OBJ_RETAIN(dtype);
+    }
     return dtype;
 }
 
-/** The program gives up its handle: mark it dead and keep the memory a while. */
+static inline void graphs_drop_type(ompi_datatype_t *dtype)
+{
+    if (!ompi_datatype_is_predefined(dtype)) {
+        OBJ_RELEASE(dtype);
+    }
+}
+
+/** Retain a communicator for a token; the intrinsic ones (MPI_COMM_WORLD,
+ * MPI_COMM_SELF) cannot be freed by the program and are not counted. */
+static inline void graphs_keep_comm(ompi_communicator_t *comm)
+{
+    if (!OMPI_COMM_IS_INTRINSIC(comm)) {
+        OBJ_RETAIN(comm);
+    }
+}
+
+static inline void graphs_drop_comm(ompi_communicator_t *comm)
+{
+    if (!OMPI_COMM_IS_INTRINSIC(comm)) {
+        OBJ_RELEASE(comm);
+    }
+}
+
+/** The program gives up its stream handle: mark it dead and keep the memory a while. */
 void graphs_retire(opal_object_t *obj, volatile uint32_t *magic);
 
 /** Release every retired handle (finalization). */
@@ -273,7 +304,9 @@ static inline bool graphs_stream_failed(const ompi_mpix_stream_t *stream)
 
 int graphs_stream_create(int loc_type, struct ompi_instance_t *session, graphs_cuda_stream_t *cuda,
                          ompi_mpix_stream_t **out);
-int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token);
+/** Append a token; *consumed: the stream took it and the program's handle
+ * is dead (set on success, and on a later failure to keep progress on it). */
+int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, bool *consumed);
 int graphs_stream_set_paused(ompi_mpix_stream_t *stream, bool paused);
 int graphs_stream_sync(ompi_mpix_stream_t *stream);
 int graphs_stream_isync(ompi_mpix_stream_t *stream, ompi_request_t **request);

@@ -107,10 +107,11 @@ int graphs_stream_create(int loc_type, struct ompi_instance_t *session, graphs_c
     return MPI_SUCCESS;
 }
 
-int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token)
+int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, bool *consumed)
 {
     int ret;
 
+    *consumed = false;
     OPAL_THREAD_LOCK(&stream->exec.lock);
     if (graphs_stream_failed(stream)) {
         OPAL_THREAD_UNLOCK(&stream->exec.lock);
@@ -119,6 +120,10 @@ int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token)
     if (NULL != stream->cuda) {
         /* posted into the CUDA stream when it may start */
         ret = graphs_cuda_stream_add(stream->cuda, &stream->exec, token);
+        if (MPI_SUCCESS == ret) {
+            *consumed = true;
+            graphs_token_retire(token);
+        }
         if (MPI_SUCCESS == ret && !stream->exec.paused && OMPI_SUCCESS != stream_kick(stream)) {
             ret = MPI_ERR_NO_MEM;
         }
@@ -127,8 +132,10 @@ int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token)
     }
     if (ompi_queue_exec_idle(&stream->exec) && graphs_token_fast(token)) {
         /* nothing before it: start it here; it becomes a node only if it
-         * is still running */
-        OBJ_RETAIN(token);
+         * is still running.  The program's reference goes with it (the
+         * handle is consumed), so the token needs no reference of its own. */
+        token->magic = GRAPHS_DEAD_MAGIC;
+        *consumed = true;
         if (0 == ompi_queue_exec_run_now(&stream->exec, &graphs_token_exec_ops, token)
             && OMPI_SUCCESS != stream_kick(stream)) {
             ret = MPI_ERR_NO_MEM;
@@ -139,6 +146,12 @@ int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token)
         return ret;
     }
     ret = graphs_exec_load(&stream->exec, token);
+    if (MPI_SUCCESS == ret) {
+        /* the stream holds its own reference; the program's goes (never
+         * the last one here) */
+        *consumed = true;
+        graphs_token_retire(token);
+    }
     if (MPI_SUCCESS == ret && !stream->exec.paused) {
         if (OMPI_SUCCESS != stream_kick(stream)) {
             ret = MPI_ERR_NO_MEM;

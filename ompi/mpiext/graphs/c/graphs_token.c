@@ -41,16 +41,16 @@ static void token_clear(ompi_mpix_token_t *token)
     switch (token->kind) {
     case GRAPHS_OP_SEND:
     case GRAPHS_OP_RECV:
-        OBJ_RELEASE(token->a.p2p.dtype);
+        graphs_drop_type(token->a.p2p.dtype);
         break;
     case GRAPHS_OP_SENDRECV:
-        OBJ_RELEASE(token->a.sr.send.dtype);
-        OBJ_RELEASE(token->a.sr.recv.dtype);
+        graphs_drop_type(token->a.sr.send.dtype);
+        graphs_drop_type(token->a.sr.recv.dtype);
         break;
     case GRAPHS_OP_BCAST:
     case GRAPHS_OP_REDUCE:
     case GRAPHS_OP_ALLREDUCE:
-        OBJ_RELEASE(token->a.coll.dtype);
+        graphs_drop_type(token->a.coll.dtype);
         if (NULL != token->a.coll.op) {
             OBJ_RELEASE(token->a.coll.op);
         }
@@ -70,13 +70,13 @@ static void token_clear(ompi_mpix_token_t *token)
     case GRAPHS_OP_FILE_READ_AT:
     case GRAPHS_OP_FILE_WRITE_AT:
     case GRAPHS_OP_FILE_WRITE_AT_ALL:
-        OBJ_RELEASE(token->a.io.dtype);
+        graphs_drop_type(token->a.io.dtype);
         break;
     default:
         break;
     }
     if (NULL != token->comm) {
-        OBJ_RELEASE(token->comm);
+        graphs_drop_comm(token->comm);
         token->comm = NULL;
     }
     token->kind = GRAPHS_OP_MAX;
@@ -91,56 +91,77 @@ static void token_destruct(ompi_mpix_token_t *token)
 OBJ_CLASS_INSTANCE(ompi_mpix_token_t, opal_object_t, token_construct, token_destruct);
 
 /*
- * Tokens whose last reference went are kept for reuse, up to this many: a
- * stream fed with a new token per message would otherwise allocate and free
- * one each time.  A token reaches the cache only after its handle went
- * through the retire ring, so the stale-handle guarantee is unchanged.
+ * Tokens whose handle the program gave up and whose last reference went wait
+ * in a ring, oldest first, before their memory is reused.  A new token takes
+ * the oldest only while more than GRAPHS_TOKEN_REUSE_DISTANCE wait, so that a
+ * stale handle reads the cleared marker for at least that many later tokens;
+ * a full ring frees its oldest.  One ring does both jobs: a stream fed with a
+ * new token per message neither allocates nor frees.
  */
-#define GRAPHS_TOKEN_CACHE 64
+#define GRAPHS_TOKEN_RING 512
+#define GRAPHS_TOKEN_REUSE_DISTANCE 256
 
-static ompi_mpix_token_t *graphs_token_cache[GRAPHS_TOKEN_CACHE];
-static int graphs_token_cached = 0;
-static opal_mutex_t graphs_token_cache_lock = OPAL_MUTEX_STATIC_INIT;
+static ompi_mpix_token_t *graphs_token_ring[GRAPHS_TOKEN_RING];
+static unsigned graphs_token_ring_head = 0, graphs_token_ring_count = 0;
+static opal_mutex_t graphs_token_ring_lock = OPAL_MUTEX_STATIC_INIT;
 
 void graphs_token_release(ompi_mpix_token_t *token)
 {
+    ompi_mpix_token_t *evicted = NULL;
+
     /* the last reference is this caller's: nobody else can retain it */
-    if (1 == token->super.obj_reference_count && graphs_token_cached < GRAPHS_TOKEN_CACHE) {
-        token_clear(token);
-        token->magic = GRAPHS_DEAD_MAGIC;
-        OPAL_THREAD_LOCK(&graphs_token_cache_lock);
-        if (graphs_token_cached < GRAPHS_TOKEN_CACHE) {
-            graphs_token_cache[graphs_token_cached++] = token;
-            token = NULL;
-        }
-        OPAL_THREAD_UNLOCK(&graphs_token_cache_lock);
-        if (NULL == token) {
-            return;
-        }
+    if (1 != token->super.obj_reference_count) {
+        OBJ_RELEASE(token);
+        return;
     }
-    OBJ_RELEASE(token);
+    token_clear(token);
+    token->magic = GRAPHS_DEAD_MAGIC;
+    OPAL_THREAD_LOCK(&graphs_token_ring_lock);
+    if (GRAPHS_TOKEN_RING == graphs_token_ring_count) {
+        evicted = graphs_token_ring[graphs_token_ring_head];
+        graphs_token_ring_head = (graphs_token_ring_head + 1) % GRAPHS_TOKEN_RING;
+        graphs_token_ring_count--;
+    }
+    graphs_token_ring[(graphs_token_ring_head + graphs_token_ring_count) % GRAPHS_TOKEN_RING]
+        = token;
+    graphs_token_ring_count++;
+    OPAL_THREAD_UNLOCK(&graphs_token_ring_lock);
+    if (NULL != evicted) {
+        OBJ_RELEASE(evicted);
+    }
+}
+
+void graphs_token_retire(ompi_mpix_token_t *token)
+{
+    token->magic = GRAPHS_DEAD_MAGIC;
+    graphs_token_release(token);
 }
 
 void graphs_token_cache_flush(void)
 {
-    OPAL_THREAD_LOCK(&graphs_token_cache_lock);
-    while (0 < graphs_token_cached) {
-        ompi_mpix_token_t *token = graphs_token_cache[--graphs_token_cached];
+    OPAL_THREAD_LOCK(&graphs_token_ring_lock);
+    while (0 < graphs_token_ring_count) {
+        ompi_mpix_token_t *token = graphs_token_ring[graphs_token_ring_head];
+        graphs_token_ring_head = (graphs_token_ring_head + 1) % GRAPHS_TOKEN_RING;
+        graphs_token_ring_count--;
         OBJ_RELEASE(token);
     }
-    OPAL_THREAD_UNLOCK(&graphs_token_cache_lock);
+    graphs_token_ring_head = 0;
+    OPAL_THREAD_UNLOCK(&graphs_token_ring_lock);
 }
 
 ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
 {
     ompi_mpix_token_t *token = NULL;
 
-    if (0 < graphs_token_cached) {
-        OPAL_THREAD_LOCK(&graphs_token_cache_lock);
-        if (0 < graphs_token_cached) {
-            token = graphs_token_cache[--graphs_token_cached];
+    if (GRAPHS_TOKEN_REUSE_DISTANCE < graphs_token_ring_count) {
+        OPAL_THREAD_LOCK(&graphs_token_ring_lock);
+        if (GRAPHS_TOKEN_REUSE_DISTANCE < graphs_token_ring_count) {
+            token = graphs_token_ring[graphs_token_ring_head];
+            graphs_token_ring_head = (graphs_token_ring_head + 1) % GRAPHS_TOKEN_RING;
+            graphs_token_ring_count--;
         }
-        OPAL_THREAD_UNLOCK(&graphs_token_cache_lock);
+        OPAL_THREAD_UNLOCK(&graphs_token_ring_lock);
     }
     if (NULL != token) {
         token->magic = GRAPHS_TOKEN_MAGIC;
@@ -151,7 +172,7 @@ ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
     if (NULL != token) {
         token->kind = kind;
         if (NULL != comm) {
-            OBJ_RETAIN(comm);
+            graphs_keep_comm(comm);
             token->comm = comm;
         }
     }
@@ -159,9 +180,9 @@ ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
 }
 
 /*
- * Handles given up by the program stay allocated in a ring of this many
- * before their memory can be reused, so that a stale handle reads a cleared
- * marker rather than someone else's object.
+ * Other handles given up by the program (streams) stay allocated in a ring
+ * of this many before their memory can be reused, so that a stale handle
+ * reads a cleared marker rather than someone else's object.
  */
 #define GRAPHS_RETIRE_DEPTH 256
 
@@ -180,11 +201,7 @@ void graphs_retire(opal_object_t *obj, volatile uint32_t *magic)
     graphs_retired_next = (graphs_retired_next + 1) % GRAPHS_RETIRE_DEPTH;
     OPAL_THREAD_UNLOCK(&graphs_retire_lock);
     if (NULL != old) {
-        if (OBJ_CLASS(ompi_mpix_token_t) == old->obj_class) {
-            graphs_token_release((ompi_mpix_token_t *) old);
-        } else {
-            OBJ_RELEASE(old);
-        }
+        OBJ_RELEASE(old);
     }
 }
 

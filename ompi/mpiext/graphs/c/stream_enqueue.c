@@ -29,6 +29,7 @@ static const char FUNC_NAME[] = "MPIX_Stream_enqueue";
 
 int MPIX_Stream_enqueue(MPIX_Stream stream, MPIX_Token *token)
 {
+    bool consumed;
     int ret;
 
     if (MPI_PARAM_CHECK) {
@@ -41,10 +42,8 @@ int MPIX_Stream_enqueue(MPIX_Stream stream, MPIX_Token *token)
     if (NULL == token || graphs_token_invalid(*token)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_enqueue: the token is MPIX_TOKEN_NULL or was freed or consumed");
     }
-    ret = graphs_stream_enqueue(stream, *token);
-    if (MPI_SUCCESS == ret) {
-        /* the stream took the token: the program's handle is consumed */
-        graphs_retire(&(*token)->super, &(*token)->magic);
+    ret = graphs_stream_enqueue(stream, *token, &consumed);
+    if (consumed) {
         *token = MPIX_TOKEN_NULL;
     }
     if (MPI_SUCCESS != ret) {

@@ -37,7 +37,7 @@ int MPIX_Token_free(MPIX_Token *token)
                                                "MPIX_TOKEN_NULL or was freed or consumed");
     }
     /* requests, streams and graphs that use it hold their own reference */
-    graphs_retire(&(*token)->super, &(*token)->magic);
+    graphs_token_retire(*token);
     *token = MPIX_TOKEN_NULL;
     return MPI_SUCCESS;
 }
