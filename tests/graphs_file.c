@@ -14,8 +14,9 @@
  * File_read_at_def, File_read_def, File_close_def executed with
  * MPIX_Execute and on a stream; the blocking-only ones on an execution
  * request run on a worker thread when the library is thread safe (argv[1]
- * "pthread", mpi_async_progress=1; that case skips the nonblocking file
- * operations, see file_ops) and are refused otherwise;
+ * "pthread", mpi_async_progress=1, where the nonblocking file operations
+ * also run beside the progress thread: patch 0014) and are refused
+ * otherwise;
  * Alloc_mem_def / Free_mem_def.
  */
 
@@ -52,14 +53,6 @@ static void file_ops(const char *dir)
         return;
     }
 
-    if (threaded) {
-        /* with the progress thread, 5.0.7's ompio walks its pending-request
-         * list in opal_progress without a lock while another thread frees a
-         * request from it (a crash in mca_common_ompio_progress, seen once
-         * over UCX): the nonblocking file operations run in the other cases
-         * only (docs/graphs-streams.md) */
-        goto close;
-    }
     QT_STEP("file: collective writes (int and large-count forms), size");
     for (int i = 0; i < B; ++i) {
         out[i] = rank * 100000 + i;
@@ -104,7 +97,6 @@ static void file_ops(const char *dir)
         QT_OK(MPIX_Stream_free(&s));
     }
 
-close:
     QT_STEP("file: File_close_def on an execution request");
     QT_OK(MPIX_File_close_def(&fh, &tclose));
     rc = MPIX_Iexecute(tclose, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &req);
