@@ -41,6 +41,9 @@ int MPIX_Stream_enqueue(MPIX_Stream stream, MPIX_Token *token)
     if (NULL == token || graphs_token_invalid(*token)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_enqueue: the token is MPIX_TOKEN_NULL or was freed or consumed");
     }
+    if (graphs_token_unbound(*token)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_enqueue: the token has arguments bound to graph variables (streams have no variables)");
+    }
     ret = graphs_stream_enqueue(stream, *token);
     if (MPI_SUCCESS == ret) {
         /* the stream took the token: the program's handle is consumed */
