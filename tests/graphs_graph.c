@@ -280,8 +280,8 @@ static void s10_errors(void)
         z = add_cb(outer, "Z", op);
         (void) z;
         QT_OK(MPIX_Graph_def(outer, MPI_INFO_NULL, &inner));
-        QT_OK(MPIX_Iexecute(inner, MPI_INFO_NULL, loc(), NULL, &req));
         loglen = 0;
+        QT_OK(MPIX_Iexecute(inner, MPI_INFO_NULL, loc(), NULL, &req));
         rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
         MPI_Error_class(rc, &cls);
         QT_CHECK(MPI_ERR_OTHER == cls, "nested failure: class %d", cls);

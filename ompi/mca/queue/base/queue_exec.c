@@ -264,9 +264,10 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
     }
     exec->advancing = true;
     do {
+        /* nodes a goto appends during this pass start in the next one */
         int32_t grown_from = exec->nnodes;
         progress = 0;
-        for (int32_t i = exec->lo; i < exec->nnodes; ++i) {
+        for (int32_t i = exec->lo; i < grown_from; ++i) {
             ompi_queue_exec_node_t *node = &exec->nodes[i];
             if (OMPI_QUEUE_EXEC_RUNNING == node->state) {
                 if (NULL != node->ops->progress && NULL == node->worker) {
