@@ -139,15 +139,20 @@ typedef struct graphs_child_t {
     ompi_queue_exec_t exec;
     graphs_gdef_t *body;
     graphs_inst_t *parent;          /**< the enclosing activation (not retained: the run holds it) */
+    graphs_inst_t *inst;            /**< the current activation (retained) */
     int cond;                       /**< while: the condition variable; -1 otherwise */
     bool cancelled;
 } graphs_child_t;
 
 static const ompi_queue_exec_op_ops_t graphs_run_ops;
+static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst);
 
 static void child_destroy(graphs_child_t *c)
 {
     ompi_queue_exec_fini(&c->exec);
+    if (NULL != c->inst) {
+        OBJ_RELEASE(c->inst);
+    }
     OBJ_DESTRUCT(&c->req);
     free(c);
 }
@@ -163,6 +168,25 @@ static bool cond_true(graphs_inst_t *inst, int id, int *rc)
         return false;
     }
     return 0 != x;
+}
+
+/* load the body into the child as a new activation */
+static int child_load(graphs_child_t *c)
+{
+    int rc;
+
+    if (NULL == c->inst || 0 < c->body->nvars) {
+        graphs_inst_t *inst;
+        rc = inst_new(c->body, c->parent, &c->exec, &inst);
+        if (MPI_SUCCESS != rc) {
+            return rc;
+        }
+        if (NULL != c->inst) {
+            OBJ_RELEASE(c->inst);
+        }
+        c->inst = inst;
+    }
+    return gdef_load_with(&c->exec, c->body, c->inst);
 }
 
 /* advance a sub-execution; a loop starts its next iteration when one
@@ -186,9 +210,11 @@ static bool child_advance(graphs_child_t *c, bool may_block, int *events)
             }
             return true;
         }
-        /* the next iteration: a fresh activation of the body */
+        /* the next iteration: a fresh activation of the body (its locals
+         * re-initialized; a body without variables of its own keeps its
+         * activation, which holds nothing) */
         ompi_queue_exec_reset(&c->exec);
-        rc = graphs_gdef_load(&c->exec, c->body, c->parent);
+        rc = child_load(c);
         if (MPI_SUCCESS != rc) {
             c->exec.error = rc;
             return 0 == c->exec.running;
@@ -219,7 +245,8 @@ static int child_start(graphs_run_t *run, graphs_gdef_t *body, int cond, ompi_re
     c->parent = run->inst;
     c->cond = cond;
     c->cancelled = false;
-    rc = graphs_gdef_load(&c->exec, body, run->inst);
+    c->inst = NULL;
+    rc = child_load(c);
     if (MPI_SUCCESS != rc) {
         child_destroy(c);
         return rc;
@@ -446,27 +473,26 @@ static const ompi_queue_exec_op_ops_t graphs_run_ops = {
     .cancel = run_cancel,
 };
 
-int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *parent)
+/* load def's nodes into exec as an activation with its variables in inst
+ * (each node holds a reference to inst) */
+static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst)
 {
-    graphs_inst_t *inst;
     graphs_block_t *block;
-    int base = exec->nnodes, coll_base = exec->coll_count, rc, deps[64];
-    int *pos;
+    int base = exec->nnodes, coll_base = exec->coll_count, deps[64], pos_small[64];
+    int *pos = pos_small;
 
-    rc = inst_new(def, parent, exec, &inst);
-    if (MPI_SUCCESS != rc) {
-        return rc;
-    }
     if (0 == def->nnodes) {
-        OBJ_RELEASE(inst);
         return MPI_SUCCESS;
     }
     block = malloc(sizeof(*block) + def->nnodes * sizeof(graphs_run_t));
-    pos = malloc(def->nnodes * sizeof(int));
+    if (def->nnodes > 64) {
+        pos = malloc(def->nnodes * sizeof(int));
+    }
     if (NULL == block || NULL == pos) {
         free(block);
-        free(pos);
-        OBJ_RELEASE(inst);
+        if (pos != pos_small) {
+            free(pos);
+        }
         return MPI_ERR_NO_MEM;
     }
     block->left = def->nnodes;
@@ -482,9 +508,6 @@ int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t 
         int *dp = deps, idx;
 
         r->inst = inst;
-        if (0 < k) {
-            OBJ_RETAIN(inst);
-        }
         r->idx = i;
         r->block = block;
         r->tcopy = NULL;
@@ -502,26 +525,38 @@ int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t 
         }
         if (0 > idx) {
             /* the runs not handed to the executor go; the execution fails */
-            for (int j = k; j < def->nnodes; ++j) {
-                if (j > k) {
-                    OBJ_RETAIN(inst);
-                }
-                OBJ_RELEASE(inst);
-            }
             block->left -= def->nnodes - k;
             if (0 == block->left) {
                 free(block);
             }
-            free(pos);
+            if (pos != pos_small) {
+                free(pos);
+            }
             return MPI_ERR_NO_MEM;
         }
+        OBJ_RETAIN(inst);
         /* collectives start in op-ID order, whatever the load order */
         if (0 <= def->coll_rank[i]) {
             exec->nodes[idx].coll_seq = coll_base + def->coll_rank[i];
         }
     }
-    free(pos);
+    if (pos != pos_small) {
+        free(pos);
+    }
     return MPI_SUCCESS;
+}
+
+int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *parent)
+{
+    graphs_inst_t *inst;
+    int rc = inst_new(def, parent, exec, &inst);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = gdef_load_with(exec, def, inst);
+    OBJ_RELEASE(inst);
+    return rc;
 }
 
 int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
