@@ -9,6 +9,7 @@
 # Build driver for the Open MPI queued-communication fork.
 #   make          build and install Open MPI 5.0.7 + our overlay into ./install
 #   make demo     build, then run the ring example on 4 ranks
+#   make demo-graphs  build, then run the MPIX graphs listings and use cases (examples/graphs)
 #   make check    build if needed, then run every test ("N passed, N failed")
 #   make check-mpich  MPICH's test subset on the installed fork; fails only on
 #                 cases that pass on stock Open MPI 5.0.7 (tests/mpich/)
@@ -19,7 +20,7 @@ PREFIX ?= $(CURDIR)/install
 export PREFIX
 NP ?= 4
 
-.PHONY: all build demo check test check-mpich clean distclean
+.PHONY: all build demo demo-graphs check test check-mpich clean distclean
 
 all: build
 
@@ -28,6 +29,9 @@ build:
 
 demo: build
 	bash examples/run-demo.sh $(NP)
+
+demo-graphs: build
+	bash examples/graphs/run.sh all 2
 
 check test:
 	bash tests/run-tests.sh

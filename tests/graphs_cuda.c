@@ -111,6 +111,46 @@ static void run(void *stream)
     QT_CHECK(8 == h_out, "h_out %d", h_out);
     QT_OK(MPIX_Token_free(&t));
 
+    QT_STEP("a graph (while loop of 3 callbacks, then a bcast) at the CUDA location");
+    {
+        MPIX_Graph g, body;
+        int n3 = 3, m1 = -1, w, b = -1;
+        static int glog[8];
+        QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &body));
+        QT_OK(MPIX_Op_def(log_cb, (void *) (intptr_t) 7, &t));
+        QT_OK(MPIX_Graph_add(body, &t, &w, MPIX_DEP_NONE));
+        QT_OK(MPIX_Graph_var_reduce(body, 0, 1, MPI_SUM, 0, NULL, w));
+        QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g));
+        QT_OK(MPIX_Graph_var_create(g, 0, MPIX_GRAPH_VAR_VAL_PARAM, MPI_INT));
+        QT_OK(MPIX_Graph_var_create(g, 1, MPIX_GRAPH_VAR_LOCAL, MPI_INT));
+        QT_OK(MPIX_Graph_set_param(g, 0, &n3));
+        QT_OK(MPIX_Graph_var_set(g, 1, &m1));
+        QT_OK(MPIX_Graph_while(g, 0, body, &w, MPIX_DEP_NONE));
+        QT_OK(MPIX_Graph_free(&body));
+        QT_OK(MPIX_Bcast_def(&b, 1, MPI_INT, 0, MPI_COMM_WORLD, &t));
+        QT_OK(MPIX_Graph_add(g, &t, NULL, w));
+        QT_OK(MPIX_Graph_def(g, MPI_INFO_NULL, &t));
+        QT_OK(MPIX_Graph_free(&g));
+        rc = MPIX_Execute_init(t, MPI_INFO_NULL, MPIX_OFFLOAD_CUDA, stream, &req);
+        QT_CHECK(MPI_SUCCESS == rc, "graph at MPIX_OFFLOAD_CUDA: Execute_init returned %d", rc);
+        QT_OK(MPIX_Token_free(&t));
+        for (int k = 0; MPI_SUCCESS == rc && k < 2; ++k) {
+            order_log = glog;
+            n_order = 0;
+            b = (0 == rank) ? 5 + k : -1;
+            QT_OK(MPI_Start(&req));
+            if (NULL != cuda_sync) {
+                QT_CHECK(0 == cuda_sync(*(void **) stream), "cudaStreamSynchronize failed");
+            }
+            QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            QT_CHECK(3 == n_order && 5 + k == b, "graph start %d: %d loop iterations, b %d", k,
+                     n_order, b);
+        }
+        if (MPI_SUCCESS == rc) {
+            QT_OK(MPI_Request_free(&req));
+        }
+    }
+
     QT_STEP("stream at the CUDA location: FIFO, pause/isync/resume, p2p, sticky failure");
     QT_OK(MPIX_Stream_create(MPI_SESSION_NULL, MPI_INFO_NULL, MPIX_OFFLOAD_CUDA, stream, &s));
     if (MPIX_STREAM_NULL != s) {

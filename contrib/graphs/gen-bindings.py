@@ -192,7 +192,7 @@ row("Op_def", "MPIX_Graph_op_function *op, void *extra_state, MPIX_Token *token"
     return MPI_SUCCESS;""")
 
 row("Copy_mem_def", "void *dst, const void *src, MPI_Aint size, MPIX_Token *token",
-    LOCAL_HEAD.format(checks="""    {
+    LOCAL_HEAD.format(checks="""    if (0 == vb.n) {
         const char *msg = graphs_check_copy(dst, src, size);
         if (NULL != msg) {
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, msg);
@@ -286,7 +286,10 @@ row("File_close_def", "MPI_File *fh, MPIX_Token *token",
 FILE_CHECK = """    if (MPI_PARAM_CHECK) {{
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }}
-    if (ompi_file_invalid(fh)) {{
+    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {{
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }}
+    if (MPI_FILE_NULL == fh && 0 == vb.n) {{
         return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
     }}
 {checks}"""
@@ -359,6 +362,11 @@ EXEC_CHECK = """    if (MPI_PARAM_CHECK) {{
     if (graphs_token_invalid(token)) {{
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_{{name}}: the token is "
                                                "MPIX_TOKEN_NULL or was freed or consumed");
+    }}
+    if (graphs_token_unbound(token)) {{
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_{{name}}: the token has "
+                                               "arguments bound to graph variables (it runs only "
+                                               "inside a graph)");
     }}
 {extra}    ret = graphs_location_acquire(loc_type, loc_info, &msg);
     if (MPI_SUCCESS != ret) {{
@@ -513,6 +521,7 @@ row("Stream_enqueue", "MPIX_Stream stream, MPIX_Token *token",
 
 """ + STREAM_CHECK.format(s="stream")
     + argerr("NULL == token || graphs_token_invalid(*token)", "the token is MPIX_TOKEN_NULL or was freed or consumed")
+    + argerr("graphs_token_unbound(*token)", "the token has arguments bound to graph variables (streams have no variables)")
     + """    ret = graphs_stream_enqueue(stream, *token);
     if (MPI_SUCCESS == ret) {
         /* the stream took the token: the program's handle is consumed */
@@ -575,6 +584,428 @@ row("Stream_get_error", "MPIX_Stream stream, int *errcode, MPI_Count *position",
     return MPI_SUCCESS;""")
 
 
+# Arguments that may name a graph variable (spec 1.2.3), per _def: each line
+# records the binding and, for scalars and handles, puts a placeholder in the
+# argument for the checks below it.
+P2P_VB = lambda pre, buf, cnt, typ, peer, tag, role_peer, status: [
+    "GRAPHS_VB_PTR(vb, %s, GRAPHS_TOFF(%s.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(%s.count), GRAPHS_TOFF(%s.dtype));" % (buf, pre, pre, pre),
+    "GRAPHS_VB_INT(vb, %s, GRAPHS_TOFF(%s.count), GRAPHS_VR_COUNT, 0);" % (cnt, pre),
+    "GRAPHS_VB_HANDLE(vb, %s, GRAPHS_TOFF(%s.dtype), 1, MPI_BYTE);" % (typ, pre),
+    "GRAPHS_VB_INT(vb, %s, GRAPHS_TOFF(%s.peer), %s, MPI_PROC_NULL);" % (peer, pre, role_peer),
+    "GRAPHS_VB_INT(vb, %s, GRAPHS_TOFF(%s.tag), GRAPHS_VR_TAG, 0);" % (tag, pre),
+] + (["GRAPHS_VB_PTR(vb, %s, GRAPHS_TOFF(%s.status), GRAPHS_VR_OUT, -1, -1);" % (status, pre)] if status else [])
+COMM_VB = ["GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);"]
+COLL_VB = lambda sb, rb, root, op: ([
+    "GRAPHS_VB_PTR(vb, %s, GRAPHS_TOFF(a.coll.sbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));" % sb] if sb else []) + [
+    "GRAPHS_VB_PTR(vb, %s, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));" % rb,
+    "GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);",
+    "GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.coll.dtype), 1, MPI_BYTE);",
+] + (["GRAPHS_VB_HANDLE(vb, op, GRAPHS_TOFF(a.coll.op), 7, MPI_SUM);"] if op else []) + (
+    ["GRAPHS_VB_INT(vb, root, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_ROOT, 0);"] if root else []) + COMM_VB
+IO_VB = lambda off, i64count: [
+    "GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);",
+] + (["GRAPHS_VB_I64(vb, offset, GRAPHS_TOFF(a.io.offset), GRAPHS_VR_NUM, GRAPHS_FT_I64);"] if off else []) + [
+    "GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));",
+    ("GRAPHS_VB_I64(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, GRAPHS_FT_INT);" if i64count else
+     "GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, 0);"),
+    "GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.io.dtype), 1, MPI_BYTE);",
+    "GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.io.status), GRAPHS_VR_OUT, -1, -1);",
+]
+VB = {
+    "Send_def": P2P_VB("a.p2p", "buf", "count", "datatype", "dest", "tag", "GRAPHS_VR_RANK", None) + COMM_VB,
+    "Recv_def": P2P_VB("a.p2p", "buf", "count", "datatype", "source", "tag", "GRAPHS_VR_RANK", "status") + COMM_VB,
+    "Sendrecv_def": P2P_VB("a.sr.send", "sendbuf", "sendcount", "sendtype", "dest", "sendtag", "GRAPHS_VR_RANK", None)
+                    + P2P_VB("a.sr.recv", "recvbuf", "recvcount", "recvtype", "source", "recvtag", "GRAPHS_VR_RANK", "status") + COMM_VB,
+    "Barrier_def": COMM_VB,
+    "Bcast_def": COLL_VB(None, "buffer", True, False),
+    "Reduce_def": COLL_VB("sendbuf", "recvbuf", True, True),
+    "Allreduce_def": COLL_VB("sendbuf", "recvbuf", False, True),
+    "Copy_mem_def": [
+        "GRAPHS_VB_PTR(vb, dst, GRAPHS_TOFF(a.copy.dst), GRAPHS_VR_BUF, -1, -1);",
+        "GRAPHS_VB_PTR(vb, src, GRAPHS_TOFF(a.copy.src), GRAPHS_VR_BUF, -1, -1);",
+        "GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.copy.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);"],
+    "Alloc_mem_def": [
+        "GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.mem.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);",
+        "GRAPHS_VB_PTR(vb, baseptr, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_OUT, -1, -1);"],
+    "Free_mem_def": ["GRAPHS_VB_PTR(vb, base, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_BUF, -1, -1);"],
+    "File_open_def": [
+        "GRAPHS_VB_HANDLE(vb, filename, GRAPHS_TOFF(a.file.filename), 11, \"\");",
+        "GRAPHS_VB_INT(vb, amode, GRAPHS_TOFF(a.file.amode), GRAPHS_VR_NUM, MPI_MODE_RDONLY);",
+        "GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_OUT, -1, -1);"] + COMM_VB,
+    "File_close_def": ["GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_HANDLE, -1, -1);"],
+    "File_get_size_def": [
+        "GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.file.fh), 3, MPI_FILE_NULL);",
+        "GRAPHS_VB_PTR(vb, size, GRAPHS_TOFF(a.file.size), GRAPHS_VR_OUT, -1, -1);"],
+    "File_read_def": IO_VB(False, False),
+    "File_read_at_def": IO_VB(True, False),
+    "File_write_at_def": IO_VB(True, False),
+    "File_write_at_all_def": IO_VB(True, False),
+    "File_write_at_all_c_def": IO_VB(True, True),
+}
+
+def vb_wrap(name, body):
+    if name not in VB:
+        return body
+    pro = "    graphs_vb_t vb = GRAPHS_VB_INIT;\n"
+    # after the declarations (the first blank line)
+    head, sep, rest = body.partition("\n\n")
+    if not sep:
+        head, rest = "", body
+    code = "".join("    " + l + "\n" for l in VB[name])
+    code += """    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_%s: too many arguments bound to graph variables");
+    }
+""" % name
+    if any("GRAPHS_TOFF(comm)" in l for l in VB[name]):
+        # a communicator from a variable: literal ranks and roots are
+        # checked against it when the operation starts
+        code += "    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));\n    (void) comm_var;\n"
+        rest = (rest.replace("check_p2p(comm, count, datatype, dest, tag", "check_p2p(comm, count, datatype, comm_var ? MPI_PROC_NULL : dest, tag")
+                    .replace("check_p2p(comm, count, datatype, source, tag", "check_p2p(comm, count, datatype, comm_var ? MPI_PROC_NULL : source, tag")
+                    .replace("check_p2p(comm, sendcount, sendtype, dest, sendtag", "check_p2p(comm, sendcount, sendtype, comm_var ? MPI_PROC_NULL : dest, sendtag")
+                    .replace("check_p2p(comm, recvcount, recvtype, source, recvtag", "check_p2p(comm, recvcount, recvtype, comm_var ? MPI_PROC_NULL : source, recvtag")
+                    .replace("NULL, root, true)", "NULL, comm_var ? 0 : root, true)")
+                    .replace("op, root, true)", "op, comm_var ? 0 : root, true)"))
+    body = (head + "\n" if head else "") + pro + "\n" + code + rest
+    return body.replace("    *token = t;\n", "    graphs_vb_commit(t, &vb);\n    *token = t;\n")
+
+# ---- graphs (spec 1.4, 1.5): the bindings check handles and IDs; the
+# builder and MPIX_Graph_def are in graphs_graph.c
+
+GRAPH_CHECK = """    if (MPI_PARAM_CHECK) {{
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }}
+    if (graphs_graph_invalid({g})) {{
+        return graphs_graph_error(MPI_ERR_ARG, "MPIX_{{name}}: the graph is MPIX_GRAPH_NULL or "
+                                  "was freed");
+    }}
+"""
+
+def gerr(cond, cls, msg):
+    return """    if ({cond}) {{
+        return graphs_graph_error({cls}, "MPIX_{{name}}: {msg}");
+    }}
+""".format(cond=cond, cls=cls, msg=msg)
+
+def node_ret(fill):
+    return """    rc = graphs_graph_add_node(graph, {{type}}, dep_op_id, &n, &id);
+    if (MPI_SUCCESS != rc) {{
+        return graphs_graph_error(rc, MPI_ERR_ARG == rc ? "MPIX_{{name}}: dep_op_id is not an "
+                                  "operation of this graph" : FUNC_NAME);
+    }}
+{fill}    if (NULL != op_id) {{
+        *op_id = id;
+    }}
+    return MPI_SUCCESS;""".format(fill=fill)
+
+row("Graph_create", "MPI_Session session, MPI_Info info, MPIX_Graph *graph",
+    """    ompi_mpix_graph_t *g;
+
+    (void) info;
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+""" + argerr("NULL == graph", "graph is a NULL pointer")
+    + argerr("MPI_SESSION_NULL != session && ompi_instance_invalid(session)", "the session is not valid")
+    + """    g = OBJ_NEW(ompi_mpix_graph_t);
+    if (NULL == g) {
+        return graphs_session_error(session, MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    *graph = g;
+    return MPI_SUCCESS;""")
+
+row("Graph_dup", "MPIX_Graph graph, MPI_Info info, MPIX_Graph *newgraph",
+    """    int rc;
+
+    (void) info;
+""" + GRAPH_CHECK.format(g="graph") + gerr("NULL == newgraph", "MPI_ERR_ARG", "newgraph is a NULL pointer")
+    + """    rc = graphs_graph_dup(graph, newgraph);
+    if (MPI_SUCCESS != rc) {
+        return graphs_graph_error(rc, FUNC_NAME);
+    }
+    return MPI_SUCCESS;""")
+
+row("Graph_free", "MPIX_Graph *graph",
+    """    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+""" + gerr("NULL == graph || graphs_graph_invalid(*graph)", "MPI_ERR_ARG", "the graph is MPIX_GRAPH_NULL or was freed")
+    + """    /* tokens made by MPIX_Graph_def and graphs it was copied into are
+     * independent of it */
+    graphs_retire(&(*graph)->super, &(*graph)->magic);
+    *graph = MPIX_GRAPH_NULL;
+    return MPI_SUCCESS;""")
+
+row("Graph_add", "MPIX_Graph graph, MPIX_Token *token, int *op_id, int dep_op_id",
+    """    graphs_gnode_t *n;
+    int rc, id;
+
+""" + GRAPH_CHECK.format(g="graph")
+    + gerr("NULL == token || graphs_token_invalid(*token)", "MPI_ERR_ARG", "the token is MPIX_TOKEN_NULL or was freed or consumed")
+    + node_ret("""    /* the graph takes the token: the program's handle is consumed */
+    OBJ_RETAIN(*token);
+    n->token = *token;
+    graphs_retire(&(*token)->super, &(*token)->magic);
+    *token = MPIX_TOKEN_NULL;
+""").replace("{type}", "GRAPHS_GN_TOKEN"))
+
+row("Graph_nop", "MPIX_Graph graph, int *op_id, int dep_op_id",
+    """    graphs_gnode_t *n;
+    int rc, id;
+
+""" + GRAPH_CHECK.format(g="graph") + node_ret("").replace("{type}", "GRAPHS_GN_NOP"))
+
+row("Graph_join", "MPIX_Graph graph, int count, const int array_of_dep_op_ids[], int *op_id",
+    """    graphs_gnode_t *n;
+    int rc, id, *join = NULL, dep_op_id = MPIX_DEP_NONE;
+
+""" + GRAPH_CHECK.format(g="graph")
+    + gerr("count < 0 || (0 < count && NULL == array_of_dep_op_ids)", "MPI_ERR_ARG", "count is negative or the array is NULL")
+    + """    for (int i = 0; i < count; ++i) {
+        if (array_of_dep_op_ids[i] < 1 || array_of_dep_op_ids[i] > graph->nnodes) {
+            return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_join: an ID is not an operation of "
+                                      "this graph");
+        }
+    }
+    if (0 < count) {
+        join = malloc(count * sizeof(int));
+        if (NULL == join) {
+            return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+        }
+        for (int i = 0; i < count; ++i) {
+            join[i] = array_of_dep_op_ids[i] - 1;
+        }
+    }
+""" + node_ret("""    n->join = join;
+    n->njoin = count;
+""").replace("{type}", "GRAPHS_GN_JOIN").replace("    if (MPI_SUCCESS != rc) {\n", "    if (MPI_SUCCESS != rc) {\n        free(join);\n", 1))
+
+row("Graph_set_dep_op", "MPIX_Graph graph, int op_id, int dep_op_id",
+    GRAPH_CHECK.format(g="graph")
+    + gerr("op_id < 1 || op_id > graph->nnodes || dep_op_id < 0 || dep_op_id > graph->nnodes", "MPI_ERR_ARG", "an ID is not an operation of this graph")
+    + gerr("op_id == dep_op_id", "MPI_ERR_ARG", "an operation cannot depend on itself")
+    + gerr("GRAPHS_GN_JOIN == graph->nodes[op_id - 1].type", "MPI_ERR_ARG", "op_id is a join (its dependencies are its inputs)")
+    + """    graph->nodes[op_id - 1].dep = dep_op_id - 1;
+    return MPI_SUCCESS;""")
+
+COND_CHECK = gerr("var_id < 0 || var_id >= MPIX_GRAPH_VAR_MAX", "MPI_ERR_ARG", "var_id is out of range") + """    {
+        int k = graphs_graph_var_find(graph, var_id);
+        if (0 <= k && 0 <= graphs_local_type_index(graph->vars[k].dtype)) {
+            return graphs_graph_error(MPI_ERR_TYPE, "MPIX_{name}: the condition variable has a "
+                                      "local type");
+        }
+    }
+"""
+
+def sub_copy(src, i):
+    return """    if (MPIX_GRAPH_NULL != {src}) {{
+        rc = graphs_graph_dup({src}, &sub[{i}]);
+        if (MPI_SUCCESS != rc) {{
+            if (NULL != sub[0]) {{
+                OBJ_RELEASE(sub[0]);
+            }}
+            return graphs_graph_error(rc, FUNC_NAME);
+        }}
+    }}
+""".format(src=src, i=i)
+
+row("Graph_if_else", "MPIX_Graph graph, int var_id, MPIX_Graph true_graph, MPIX_Graph false_graph, int *op_id, int dep_op_id",
+    """    graphs_gnode_t *n;
+    ompi_mpix_graph_t *sub[2] = {NULL, NULL};
+    int rc, id;
+
+""" + GRAPH_CHECK.format(g="graph") + COND_CHECK
+    + gerr("(MPIX_GRAPH_NULL != true_graph && graphs_graph_invalid(true_graph)) || (MPIX_GRAPH_NULL != false_graph && graphs_graph_invalid(false_graph))", "MPI_ERR_ARG", "a branch is not a valid graph")
+    + gerr("dep_op_id < 0 || dep_op_id > graph->nnodes", "MPI_ERR_ARG", "dep_op_id is not an operation of this graph")
+    + "    /* both branches are copied now (D18) */\n" + sub_copy("true_graph", 0) + sub_copy("false_graph", 1)
+    + node_ret("""    n->var = var_id;
+    n->sub[0] = sub[0];
+    n->sub[1] = sub[1];
+""").replace("{type}", "GRAPHS_GN_IF"))
+
+row("Graph_while", "MPIX_Graph graph, int var_id, MPIX_Graph sub_graph, int *op_id, int dep_op_id",
+    """    graphs_gnode_t *n;
+    ompi_mpix_graph_t *sub[2] = {NULL, NULL};
+    int rc, id;
+
+""" + GRAPH_CHECK.format(g="graph") + COND_CHECK
+    + gerr("graphs_graph_invalid(sub_graph)", "MPI_ERR_ARG", "sub_graph is not a valid graph")
+    + gerr("dep_op_id < 0 || dep_op_id > graph->nnodes", "MPI_ERR_ARG", "dep_op_id is not an operation of this graph")
+    + "    /* the body is copied now (D18) */\n" + sub_copy("sub_graph", 0)
+    + node_ret("""    n->var = var_id;
+    n->sub[0] = sub[0];
+""").replace("{type}", "GRAPHS_GN_WHILE"))
+
+row("Graph_goto", "MPIX_Graph graph, int dest_op_id, int dep_op_id",
+    """    graphs_gnode_t *n;
+    int rc, id, *op_id = NULL;
+
+""" + GRAPH_CHECK.format(g="graph")
+    + gerr("dest_op_id < 1 || dest_op_id > graph->nnodes", "MPI_ERR_ARG", "dest_op_id is not an operation of this graph")
+    + node_ret("""    n->dest = dest_op_id - 1;
+""").replace("{type}", "GRAPHS_GN_GOTO"))
+
+row("Graph_def", "MPIX_Graph graph, MPI_Info info, MPIX_Token *token",
+    """    ompi_mpix_token_t *t;
+    const char *msg = NULL;
+    int rc;
+
+    (void) info;
+""" + GRAPH_CHECK.format(g="graph") + gerr("NULL == token", "MPI_ERR_ARG", "token is a NULL pointer")
+    + """    rc = graphs_graph_def(graph, &t, &msg);
+    if (MPI_SUCCESS != rc) {
+        return graphs_graph_error(rc, NULL != msg ? msg : FUNC_NAME);
+    }
+    *token = t;
+    return MPI_SUCCESS;""")
+
+VAR_ID = gerr("var_id < 0 || var_id >= MPIX_GRAPH_VAR_MAX", "MPI_ERR_ARG", "var_id is out of range")
+
+row("Graph_var_create", "MPIX_Graph graph, int var_id, int scope, MPI_Datatype datatype",
+    """    graphs_var_t *v;
+    size_t size;
+
+""" + GRAPH_CHECK.format(g="graph") + VAR_ID
+    + gerr("MPIX_GRAPH_VAR_VAL_PARAM != scope && MPIX_GRAPH_VAR_REF_PARAM != scope && MPIX_GRAPH_VAR_LOCAL != scope", "MPI_ERR_ARG", "unknown scope")
+    + gerr("MPI_SUCCESS != graphs_var_check_type(datatype)", "MPI_ERR_TYPE", "a graph variable needs a predefined, non-derived datatype or a local type")
+    + gerr("0 <= graphs_graph_var_find(graph, var_id)", "MPI_ERR_ARG", "the variable is already declared in this graph")
+    + """    if (graph->nvars == graph->vcap) {
+        int cap = graph->vcap ? 2 * graph->vcap : 8;
+        graphs_var_t *vars = realloc(graph->vars, cap * sizeof(*vars));
+        if (NULL == vars) {
+            return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+        }
+        graph->vars = vars;
+        graph->vcap = cap;
+    }
+    v = &graph->vars[graph->nvars++];
+    memset(v, 0, sizeof(*v));
+    v->id = var_id;
+    v->scope = scope;
+    OBJ_RETAIN(datatype);
+    v->dtype = datatype;
+    ompi_datatype_type_size(datatype, &size);
+    v->size = size;
+    v->ref_outer = -1;
+    return MPI_SUCCESS;""")
+
+INST_OR_GRAPH = """    if (MPI_PARAM_CHECK) {{
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }}
+    if (NULL == graph || (GRAPHS_GRAPH_MAGIC != graph->magic
+                          && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {{
+        return graphs_graph_error(MPI_ERR_ARG, "MPIX_{{name}}: the graph is MPIX_GRAPH_NULL or "
+                                  "was freed");
+    }}
+""" + gerr("NULL == value", "MPI_ERR_ARG", "value is a NULL pointer")
+
+row("Graph_var_set", "MPIX_Graph graph, int var_id, const void *value",
+    """    graphs_var_t *v;
+    int k;
+
+""" + INST_OR_GRAPH + """    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
+        /* a running instance (a callback's graph) */
+        void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
+        if (NULL == p) {
+            return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_set: no such variable");
+        }
+        memcpy(p, value, v->size);
+        return MPI_SUCCESS;
+    }
+    k = graphs_graph_var_find(graph, var_id);
+""" + gerr("k < 0", "MPI_ERR_ARG", "the variable is not declared in this graph")
+    + gerr("MPIX_GRAPH_VAR_REF_PARAM == graph->vars[k].scope", "MPI_ERR_ARG", "a reference parameter is set with MPIX_Graph_set_param")
+    + """    v = &graph->vars[k];
+    if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
+        return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    v->set = true;
+    return MPI_SUCCESS;""")
+
+row("Graph_var_get", "MPIX_Graph graph, int var_id, void *value",
+    """    graphs_var_t *v;
+    int k;
+
+""" + INST_OR_GRAPH + """    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
+        void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
+        if (NULL == p) {
+            return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_get: no such variable");
+        }
+        memcpy(value, p, v->size);
+        return MPI_SUCCESS;
+    }
+    k = graphs_graph_var_find(graph, var_id);
+""" + gerr("k < 0", "MPI_ERR_ARG", "the variable is not declared in this graph")
+    + """    v = &graph->vars[k];
+    if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
+        if (NULL != v->ref) {
+            memcpy(value, v->ref, v->size);
+        } else {
+            memset(value, 0, v->size);
+        }
+        return MPI_SUCCESS;
+    }
+    return graphs_var_read(v, NULL, value);""")
+
+row("Graph_set_param", "MPIX_Graph graph, int var_id, const void *value",
+    """    graphs_var_t *v;
+    int k, enc, outer;
+
+""" + GRAPH_CHECK.format(g="graph") + gerr("NULL == value", "MPI_ERR_ARG", "value is a NULL pointer")
+    + """    k = graphs_graph_var_find(graph, var_id);
+""" + gerr("k < 0", "MPI_ERR_ARG", "the variable is not declared in this graph")
+    + gerr("MPIX_GRAPH_VAR_LOCAL == graph->vars[k].scope", "MPI_ERR_ARG", "the variable is not a parameter")
+    + """    v = &graph->vars[k];
+    if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
+        /* the program's memory, or MPIX_VAR(k): an enclosing graph's variable */
+        outer = graphs_var_ptr_id(value, &enc);
+        if (0 <= outer && GRAPHS_VE_STORAGE == enc) {
+            v->ref = NULL;
+            v->ref_outer = outer;
+        } else {
+            v->ref = (void *) value;
+            v->ref_outer = -1;
+        }
+    } else if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
+        return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    v->set = true;
+    return MPI_SUCCESS;""")
+
+row("Graph_var_reduce", "MPIX_Graph graph, int in_var1_id, int in_var2_id, MPI_Op var_op, int out_var_id, int *op_id, int dep_op_id",
+    """    graphs_gnode_t *n;
+    int rc, id, cmp, k1, k2, ko;
+
+""" + GRAPH_CHECK.format(g="graph")
+    + gerr("in_var1_id < 0 || in_var1_id >= MPIX_GRAPH_VAR_MAX || in_var2_id < 0 || in_var2_id >= MPIX_GRAPH_VAR_MAX || out_var_id < 0 || out_var_id >= MPIX_GRAPH_VAR_MAX", "MPI_ERR_ARG", "a variable ID is out of range")
+    + """    cmp = graphs_cmp_index(var_op);
+    if (cmp < 0 && MPI_SUM != var_op && MPI_PROD != var_op && MPI_MAX != var_op && MPI_MIN != var_op
+        && MPI_LAND != var_op && MPI_LOR != var_op && MPI_LXOR != var_op && MPI_BAND != var_op
+        && MPI_BOR != var_op && MPI_BXOR != var_op) {
+        return graphs_graph_error(MPI_ERR_OP, "MPIX_Graph_var_reduce: the operation must be a "
+                                  "predefined reduction (not MAXLOC, MINLOC, REPLACE, NO_OP or a "
+                                  "user operation) or a comparison");
+    }
+    k1 = graphs_graph_var_find(graph, in_var1_id);
+    k2 = graphs_graph_var_find(graph, in_var2_id);
+    ko = graphs_graph_var_find(graph, out_var_id);
+    if (0 <= k1 && 0 <= k2 && 0 <= ko
+        && MPI_SUCCESS != graphs_var_reduce_check(var_op, cmp, graph->vars[k1].dtype,
+                                                  graph->vars[k2].dtype, graph->vars[ko].dtype)) {
+        return graphs_graph_error(MPI_ERR_TYPE, "MPIX_Graph_var_reduce: the variables' types do "
+                                  "not fit the operation");
+    }
+""" + node_ret("""    n->in1 = in_var1_id;
+    n->in2 = in_var2_id;
+    n->out = out_var_id;
+    n->cmp = cmp;
+    n->op = var_op;
+    if (cmp < 0) {
+        OBJ_RETAIN(var_op);
+    }
+""").replace("{type}", "GRAPHS_GN_REDUCE"))
+
+
 def fname(name):
     return name.lower() + ".c"
 
@@ -582,7 +1013,7 @@ def fname(name):
 def main():
     outdir = os.path.join("ompi", "mpiext", "graphs", "c")
     for name, params, body in ROWS:
-        text = HEADER.format(name=name, params=params, body=body.replace("{name}", name))
+        text = HEADER.format(name=name, params=params, body=vb_wrap(name, body).replace("{name}", name))
         with open(os.path.join(outdir, fname(name)), "w") as f:
             f.write(text)
     # the Makefile.am lists (c/ and c/profile/) name these files

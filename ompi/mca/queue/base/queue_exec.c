@@ -92,6 +92,8 @@ void ompi_queue_exec_init(ompi_queue_exec_t *exec, bool open, ompi_queue_exec_do
     exec->retired = 0;
     exec->error = MPI_SUCCESS;
     exec->error_node = -1;
+    exec->coll_count = exec->coll_next = 0;
+    exec->cancelled = false;
     exec->open = open;
     exec->paused = false;
     exec->advancing = false;
@@ -124,6 +126,8 @@ void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
     exec->retired = 0;
     exec->error = MPI_SUCCESS;
     exec->error_node = -1;
+    exec->coll_count = exec->coll_next = 0;
+    exec->cancelled = false;
 }
 
 void ompi_queue_exec_fini(ompi_queue_exec_t *exec)
@@ -185,6 +189,8 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
     node->nreqs = 0;
     node->state = OMPI_QUEUE_EXEC_WAITING;
     node->flags = flags & ~OMPI_QUEUE_EXEC_CHAINED;
+    node->coll_seq = (flags & (OMPI_QUEUE_EXEC_COLL | OMPI_QUEUE_EXEC_COLL_ITEM))
+                         ? exec->coll_count++ : -1;
     node->deps_left = 0;
     node->nsucc = 0;
     if (fifo && idx > 0 && OMPI_QUEUE_EXEC_DONE != exec->nodes[idx - 1].state) {
@@ -221,6 +227,11 @@ static void exec_node_done(ompi_queue_exec_t *exec, int32_t idx, int rc)
     node->nreqs = 0;
     if (!(node->flags & OMPI_QUEUE_EXEC_CHAINED)) {
         exec->unchained--;
+    }
+    if (node->flags & OMPI_QUEUE_EXEC_COLL_ITEM) {
+        /* a compound collective item lets the next collective start only
+         * once it completed */
+        exec->coll_next++;
     }
     if (MPI_SUCCESS != rc && MPI_SUCCESS == exec->error) {
         exec->error = rc;
@@ -261,10 +272,18 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
     }
     exec->advancing = true;
     do {
+        /* nodes a goto appends during this pass start in the next one */
+        int32_t grown_from = exec->nnodes;
         progress = 0;
-        for (int32_t i = exec->lo; i < exec->nnodes; ++i) {
+        for (int32_t i = exec->lo; i < grown_from; ++i) {
             ompi_queue_exec_node_t *node = &exec->nodes[i];
             if (OMPI_QUEUE_EXEC_RUNNING == node->state) {
+                if (NULL != node->ops->progress && NULL == node->worker) {
+                    /* a sub-execution: may append nodes to this one (goto),
+                     * so the node is looked up again */
+                    progress += node->ops->progress(node->op, may_block);
+                    node = &exec->nodes[i];
+                }
                 if (NULL != node->worker) {
                     if (node->worker->done) {
                         int rc = node->worker->rc;
@@ -291,15 +310,33 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
                 if (MPI_SUCCESS != exec->error || exec->paused) {
                     continue;
                 }
+                if (0 <= node->coll_seq && node->coll_seq != exec->coll_next) {
+                    /* a collective with a lower rank has not started */
+                    continue;
+                }
                 if ((node->flags & OMPI_QUEUE_EXEC_BLOCKING) && !may_block) {
                     if (exec_start_worker(node)) {
                         node->state = OMPI_QUEUE_EXEC_RUNNING;
                         exec->running++;
                         progress++;
+                        if (node->flags & OMPI_QUEUE_EXEC_COLL) {
+                            exec->coll_next++;
+                        }
                     }
                     continue;
                 }
-                rc = node->ops->start(node->op, node->reqs, &nreqs);
+                if (node->flags & OMPI_QUEUE_EXEC_COLL) {
+                    exec->coll_next++;
+                }
+                {
+                    /* start may append nodes (a goto): the array may move */
+                    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+                    rc = node->ops->start(node->op, reqs, &nreqs);
+                    node = &exec->nodes[i];
+                    for (int r = 0; r < nreqs; ++r) {
+                        node->reqs[r] = reqs[r];
+                    }
+                }
                 progress++;
                 if (MPI_SUCCESS != rc || 0 == nreqs) {
                     exec_node_done(exec, i, rc);
@@ -321,6 +358,12 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
             exec->lo++;
         }
         events += progress;
+        if (exec->nnodes != grown_from && !exec->open) {
+            /* a goto re-activated part of the graph: one round per call, so
+             * that an endless loop still returns to the caller (and can be
+             * cancelled) */
+            break;
+        }
     } while (0 != progress);
     if (exec->open && exec->lo == exec->nnodes && 0 < exec->nnodes) {
         /* a stream in steady state reuses the same few slots */
@@ -370,6 +413,29 @@ int ompi_queue_exec_run_now(ompi_queue_exec_t *exec, const ompi_queue_exec_op_op
     exec->retired++;
     ops->release(op);
     return 1;
+}
+
+void ompi_queue_exec_cancel(ompi_queue_exec_t *exec)
+{
+    exec->cancelled = true;
+    if (MPI_SUCCESS == exec->error) {
+        exec->error = MPI_ERR_PENDING;
+        exec->error_node = -1;
+    }
+    for (int32_t i = exec->lo; i < exec->nnodes; ++i) {
+        ompi_queue_exec_node_t *node = &exec->nodes[i];
+        if (OMPI_QUEUE_EXEC_RUNNING != node->state || NULL != node->worker) {
+            continue;
+        }
+        if (NULL != node->ops->cancel) {
+            node->ops->cancel(node->op);
+        }
+        for (int r = 0; r < node->nreqs; ++r) {
+            if (!REQUEST_COMPLETE(node->reqs[r]) && NULL != node->reqs[r]->req_cancel) {
+                (void) ompi_request_cancel(node->reqs[r]);
+            }
+        }
+    }
 }
 
 int ompi_queue_exec_activate(ompi_queue_exec_t *exec)

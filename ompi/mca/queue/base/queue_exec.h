@@ -46,6 +46,13 @@ BEGIN_C_DECLS
  * without the execution's lock, and must return with no internal request);
  * otherwise it waits for a caller that may block. */
 #define OMPI_QUEUE_EXEC_BLOCKING 0x1
+/** A collective operation: collective nodes of one execution are started in
+ * the order they were appended (MPI's rule that collectives start in the
+ * same order on every process; spec 2.6). */
+#define OMPI_QUEUE_EXEC_COLL 0x2
+/** A compound node that contains collectives (a sub-graph): counts as one
+ * collective that must complete before the next collective starts. */
+#define OMPI_QUEUE_EXEC_COLL_ITEM 0x4
 
 /** Set by the executor on a node whose only dependency is the node appended
  * before it (a stream's token): while every pending node is such a link, a
@@ -79,6 +86,15 @@ typedef struct ompi_queue_exec_op_ops_t {
     int (*finish)(void *op, ompi_request_t **reqs, int nreqs);
     /** The node no longer needs op (drop the reference it held). */
     void (*release)(void *op);
+    /**
+     * Optional (NULL): advance a running node that is itself an execution
+     * (a sub-graph), before its requests are polled; lock held.
+     *
+     * @return number of events
+     */
+    int (*progress)(void *op, bool may_block);
+    /** Optional (NULL): cancel a running compound node (its sub-execution). */
+    void (*cancel)(void *op);
 } ompi_queue_exec_op_ops_t;
 
 typedef enum {
@@ -97,7 +113,8 @@ typedef struct ompi_queue_exec_node_t {
     ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
     uint8_t nreqs;
     uint8_t state;           /**< ompi_queue_exec_node_state_t */
-    uint16_t flags;          /**< OMPI_QUEUE_EXEC_BLOCKING */
+    uint16_t flags;          /**< OMPI_QUEUE_EXEC_BLOCKING, _COLL, _COLL_ITEM */
+    int32_t coll_seq;        /**< collective nodes: rank among them, in append order */
     int32_t deps_left;       /**< predecessors not completed */
     int32_t nsucc;
     union {
@@ -129,6 +146,9 @@ struct ompi_queue_exec_t {
     uint64_t retired;        /**< nodes done and dropped from nodes[] (open executions) */
     int error;               /**< first failure (MPI error class) */
     int error_node;          /**< its node index (retired + index), -1 */
+    int32_t coll_count;      /**< collective nodes appended */
+    int32_t coll_next;       /**< the collective node allowed to start next */
+    bool cancelled;          /**< ompi_queue_exec_cancel was called */
     bool open;               /**< a stream: nodes keep being appended, never "complete" */
     bool paused;             /**< start nothing (MPIX_Stream_pause) */
     bool advancing;          /**< inside advance (the lock is a no-op without threads) */
@@ -219,6 +239,13 @@ static inline uint64_t ompi_queue_exec_total(const ompi_queue_exec_t *exec)
  */
 OMPI_DECLSPEC int ompi_queue_exec_activate(ompi_queue_exec_t *exec);
 OMPI_DECLSPEC void ompi_queue_exec_deactivate(ompi_queue_exec_t *exec);
+
+/**
+ * Cancel: start nothing more (the error becomes MPI_ERR_PENDING unless a
+ * failure came first), cancel the internal requests of running nodes that
+ * can be cancelled (receives) and running compound nodes.  Lock held.
+ */
+OMPI_DECLSPEC void ompi_queue_exec_cancel(ompi_queue_exec_t *exec);
 
 /** Drive one execution from a blocking call: opal_progress once, then advance it (may_block). */
 OMPI_DECLSPEC void ompi_queue_exec_drive(ompi_queue_exec_t *exec);

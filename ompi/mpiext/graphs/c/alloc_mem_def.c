@@ -30,7 +30,13 @@ static const char FUNC_NAME[] = "MPIX_Alloc_mem_def";
 int MPIX_Alloc_mem_def(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.mem.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);
+    GRAPHS_VB_PTR(vb, baseptr, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_OUT, -1, -1);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: too many arguments bound to graph variables");
+    }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
@@ -56,6 +62,7 @@ int MPIX_Alloc_mem_def(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *
         OBJ_RETAIN(info);
         t->a.mem.info = &info->super;
     }
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

@@ -30,7 +30,14 @@ static const char FUNC_NAME[] = "MPIX_Barrier_def";
 int MPIX_Barrier_def(MPI_Comm comm, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Barrier_def: too many arguments bound to graph variables");
+    }
+    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
+    (void) comm_var;
     if (MPI_PARAM_CHECK) {
         int rc = MPI_SUCCESS;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -46,6 +53,7 @@ int MPIX_Barrier_def(MPI_Comm comm, MPIX_Token *token)
     if (NULL == t) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
     }
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

@@ -30,11 +30,18 @@ static const char FUNC_NAME[] = "MPIX_Copy_mem_def";
 int MPIX_Copy_mem_def(void *dst, const void *src, MPI_Aint size, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_PTR(vb, dst, GRAPHS_TOFF(a.copy.dst), GRAPHS_VR_BUF, -1, -1);
+    GRAPHS_VB_PTR(vb, src, GRAPHS_TOFF(a.copy.src), GRAPHS_VR_BUF, -1, -1);
+    GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.copy.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Copy_mem_def: too many arguments bound to graph variables");
+    }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
-    {
+    if (0 == vb.n) {
         const char *msg = graphs_check_copy(dst, src, size);
         if (NULL != msg) {
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, msg);
@@ -50,6 +57,7 @@ int MPIX_Copy_mem_def(void *dst, const void *src, MPI_Aint size, MPIX_Token *tok
     t->a.copy.dst = dst;
     t->a.copy.src = src;
     t->a.copy.size = size;
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

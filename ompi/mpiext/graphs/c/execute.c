@@ -40,6 +40,11 @@ int MPIX_Execute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info)
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute: the token is "
                                                "MPIX_TOKEN_NULL or was freed or consumed");
     }
+    if (graphs_token_unbound(token)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute: the token has "
+                                               "arguments bound to graph variables (it runs only "
+                                               "inside a graph)");
+    }
     ret = graphs_location_acquire(loc_type, loc_info, &msg);
     if (MPI_SUCCESS != ret) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);

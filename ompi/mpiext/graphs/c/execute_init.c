@@ -42,6 +42,11 @@ int MPIX_Execute_init(MPIX_Token token, MPI_Info info, int loc_type, void *loc_i
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute_init: the token is "
                                                "MPIX_TOKEN_NULL or was freed or consumed");
     }
+    if (graphs_token_unbound(token)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute_init: the token has "
+                                               "arguments bound to graph variables (it runs only "
+                                               "inside a graph)");
+    }
     if (NULL == request) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute_init: request is a NULL pointer");
     }

@@ -30,7 +30,12 @@ static const char FUNC_NAME[] = "MPIX_File_close_def";
 int MPIX_File_close_def(MPI_File *fh, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_HANDLE, -1, -1);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_close_def: too many arguments bound to graph variables");
+    }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
@@ -43,6 +48,7 @@ int MPIX_File_close_def(MPI_File *fh, MPIX_Token *token)
     }
     /* captured by address: the handle in *fh when the token runs is closed */
     t->a.file.fhp = fh;
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

@@ -30,11 +30,20 @@ static const char FUNC_NAME[] = "MPIX_File_get_size_def";
 int MPIX_File_get_size_def(MPI_File fh, MPI_Offset *size, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.file.fh), 3, MPI_FILE_NULL);
+    GRAPHS_VB_PTR(vb, size, GRAPHS_TOFF(a.file.size), GRAPHS_VR_OUT, -1, -1);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_get_size_def: too many arguments bound to graph variables");
+    }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
-    if (ompi_file_invalid(fh)) {
+    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (MPI_FILE_NULL == fh && 0 == vb.n) {
         return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
     }
     if (NULL == size || NULL == token) {
@@ -46,6 +55,7 @@ int MPIX_File_get_size_def(MPI_File fh, MPI_Offset *size, MPIX_Token *token)
     }
     t->a.file.fh = fh;
     t->a.file.size = size;
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

@@ -30,7 +30,17 @@ static const char FUNC_NAME[] = "MPIX_File_open_def";
 int MPIX_File_open_def(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_HANDLE(vb, filename, GRAPHS_TOFF(a.file.filename), 11, "");
+    GRAPHS_VB_INT(vb, amode, GRAPHS_TOFF(a.file.amode), GRAPHS_VR_NUM, MPI_MODE_RDONLY);
+    GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_OUT, -1, -1);
+    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_open_def: too many arguments bound to graph variables");
+    }
+    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
+    (void) comm_var;
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
         if (ompi_comm_invalid(comm)) {
@@ -62,6 +72,7 @@ int MPIX_File_open_def(MPI_Comm comm, const char *filename, int amode, MPI_Info 
         OBJ_RETAIN(info);
     }
     t->a.file.fhp = fh;
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

@@ -32,11 +32,23 @@ int MPIX_File_read_def(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
     ompi_mpix_token_t *t;
     ompi_datatype_t *type;
     int icount = 0, rc = MPI_SUCCESS;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);
+    GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));
+    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, 0);
+    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.io.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.io.status), GRAPHS_VR_OUT, -1, -1);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_read_def: too many arguments bound to graph variables");
+    }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
-    if (ompi_file_invalid(fh)) {
+    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (MPI_FILE_NULL == fh && 0 == vb.n) {
         return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
     }
     if (count < 0) {
@@ -59,6 +71,7 @@ int MPIX_File_read_def(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
         return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_set_io(t, fh, 0, (void *) buf, type, icount, status);
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

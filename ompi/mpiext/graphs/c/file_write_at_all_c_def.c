@@ -32,11 +32,24 @@ int MPIX_File_write_at_all_c_def(MPI_File fh, MPI_Offset offset, const void *buf
     ompi_mpix_token_t *t;
     ompi_datatype_t *type;
     int icount = 0, rc = MPI_SUCCESS;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);
+    GRAPHS_VB_I64(vb, offset, GRAPHS_TOFF(a.io.offset), GRAPHS_VR_NUM, GRAPHS_FT_I64);
+    GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));
+    GRAPHS_VB_I64(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, GRAPHS_FT_INT);
+    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.io.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.io.status), GRAPHS_VR_OUT, -1, -1);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_write_at_all_c_def: too many arguments bound to graph variables");
+    }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
-    if (ompi_file_invalid(fh)) {
+    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (MPI_FILE_NULL == fh && 0 == vb.n) {
         return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
     }
     if (count < 0) {
@@ -59,6 +72,7 @@ int MPIX_File_write_at_all_c_def(MPI_File fh, MPI_Offset offset, const void *buf
         return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_set_io(t, fh, offset, (void *) buf, type, icount, status);
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

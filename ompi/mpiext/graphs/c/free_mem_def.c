@@ -30,7 +30,12 @@ static const char FUNC_NAME[] = "MPIX_Free_mem_def";
 int MPIX_Free_mem_def(void *base, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_PTR(vb, base, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_BUF, -1, -1);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: too many arguments bound to graph variables");
+    }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
@@ -42,6 +47,7 @@ int MPIX_Free_mem_def(void *base, MPIX_Token *token)
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
     }
     t->a.mem.baseptr = base;
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

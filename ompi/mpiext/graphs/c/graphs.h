@@ -39,6 +39,8 @@ BEGIN_C_DECLS
 #define GRAPHS_TOKEN_MAGIC 0x746f6b6eu
 #define GRAPHS_STREAM_MAGIC 0x7374726du
 #define GRAPHS_DEAD_MAGIC 0xdeadbeefu
+#define GRAPHS_GRAPH_MAGIC 0x67726170u
+#define GRAPHS_INST_MAGIC 0x696e7374u
 
 /** The kinds of deferred operation (graphs_op_table in graphs_token.c). */
 typedef enum {
@@ -60,8 +62,44 @@ typedef enum {
     GRAPHS_OP_FILE_READ_AT,
     GRAPHS_OP_FILE_WRITE_AT,
     GRAPHS_OP_FILE_WRITE_AT_ALL,
+    GRAPHS_OP_GRAPH,         /**< a graph snapshot (MPIX_Graph_def) */
     GRAPHS_OP_MAX
 } graphs_op_kind_t;
+
+/* A token argument bound to a graph variable (MPIX_VAR* encodings, spec
+ * 1.2.3): resolved into a copy of the token when the operation starts. */
+enum {
+    GRAPHS_FT_PTR = 0,       /**< a pointer or handle field */
+    GRAPHS_FT_INT = 1,
+    GRAPHS_FT_I64 = 2,
+};
+enum {
+    GRAPHS_VE_STORAGE = 0,   /**< MPIX_VAR on a buffer/OUT pointer: the variable's storage */
+    GRAPHS_VE_ADDR = 1,      /**< MPIX_VAR_ADDR: the address the variable holds */
+    GRAPHS_VE_VALUE = 2,     /**< MPIX_VAR on a handle or string: the variable's value */
+    GRAPHS_VE_NUM = 3,       /**< MPIX_VAR_INT/AINT/COUNT/OFFSET */
+};
+enum {
+    GRAPHS_VR_BUF = 0,       /**< data buffer (size checked against count x extent) */
+    GRAPHS_VR_OUT = 1,       /**< OUT argument that produces a future (handle, size, pointer) */
+    GRAPHS_VR_COUNT = 2,
+    GRAPHS_VR_RANK = 3,
+    GRAPHS_VR_ROOT = 4,
+    GRAPHS_VR_TAG = 5,
+    GRAPHS_VR_NUM = 6,       /**< other numbers (amode, size, offset) */
+    GRAPHS_VR_HANDLE = 7,
+};
+#define GRAPHS_TOKEN_VB 12
+
+typedef struct {
+    uint16_t off;            /**< offset of the field in ompi_mpix_token_t */
+    uint8_t ftype, enc, role;
+    int8_t ltype;            /**< handles: index of the expected local type, or -1 */
+    int16_t var;
+    int16_t count_off, dtype_off;  /**< buffers: the count (int) and datatype fields, or -1 */
+} graphs_vbind_t;
+
+struct graphs_gdef_t;
 
 typedef struct {
     void *buf;               /**< const for a send */
@@ -77,7 +115,10 @@ struct ompi_mpix_token_t {
     volatile uint32_t magic;
     int kind;                      /**< graphs_op_kind_t */
     ompi_communicator_t *comm;     /**< retained; NULL for local operations */
+    int nvb;                       /**< arguments bound to graph variables */
+    graphs_vbind_t vb[GRAPHS_TOKEN_VB];
     union {
+        struct graphs_gdef_t *gdef;  /**< GRAPHS_OP_GRAPH (retained) */
         graphs_p2p_args_t p2p;
         struct {
             graphs_p2p_args_t send, recv;
@@ -195,6 +236,161 @@ bool graphs_token_fast(const ompi_mpix_token_t *token);
 /** Load a token into an execution as its nodes (a single operation today;
  * a graph token expands into its nodes and edges, issue 16). */
 int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token);
+
+/* graphs (graphs_graph.c: templates and MPIX_Graph_def; graphs_run.c: execution) */
+
+/** Kinds of graph nodes. */
+enum {
+    GRAPHS_GN_TOKEN = 0,
+    GRAPHS_GN_JOIN,
+    GRAPHS_GN_NOP,
+    GRAPHS_GN_REDUCE,
+    GRAPHS_GN_IF,
+    GRAPHS_GN_WHILE,
+    GRAPHS_GN_GOTO,
+};
+
+/** Largest variable (an MPI_Status, a long double complex is refused). */
+#define GRAPHS_VAR_BYTES 32
+
+typedef struct {
+    int id, scope;
+    ompi_datatype_t *dtype;        /**< retained */
+    size_t size;
+    bool set;                      /**< var_set/set_param given */
+    unsigned char val[GRAPHS_VAR_BYTES];
+    void *ref;                     /**< REF_PARAM: the program's memory */
+    int ref_outer;                 /**< REF_PARAM aliasing an outer variable, or -1 */
+    char *str;                     /**< MPI_LOCAL_TYPE_STRING value (owned copy) */
+} graphs_var_t;
+
+typedef struct ompi_mpix_graph_t ompi_mpix_graph_t;
+
+/** A node of a graph being built (op ID = index + 1). */
+typedef struct {
+    int type;                      /**< GRAPHS_GN_* */
+    int dep;                       /**< index of the dependency, or -1 */
+    int njoin;
+    int *join;                     /**< join inputs (indices) */
+    ompi_mpix_token_t *token;      /**< GRAPHS_GN_TOKEN (the graph's reference) */
+    ompi_mpix_graph_t *sub[2];     /**< if/else branches, while body (copies) */
+    int var, in1, in2, out;        /**< condition variable; var_reduce's */
+    ompi_op_t *op;                 /**< var_reduce (retained unless a comparison) */
+    int cmp;                       /**< comparison index (0..5), or -1 */
+    int dest;                      /**< goto: destination index */
+} graphs_gnode_t;
+
+struct ompi_mpix_graph_t {
+    opal_object_t super;
+    volatile uint32_t magic;
+    graphs_gnode_t *nodes;
+    int nnodes, cap;
+    graphs_var_t *vars;
+    int nvars, vcap;
+};
+OBJ_CLASS_DECLARATION(ompi_mpix_graph_t);
+
+static inline bool graphs_graph_invalid(const ompi_mpix_graph_t *g)
+{
+    return NULL == g || GRAPHS_GRAPH_MAGIC != g->magic;
+}
+
+/** A node of a graph snapshot. */
+typedef struct {
+    int type;
+    uint16_t flags;                /**< executor flags: BLOCKING, COLL, COLL_ITEM */
+    int ndeps;
+    int *deps;                     /**< every predecessor (explicit, join, implicit) */
+    ompi_mpix_token_t *token;      /**< retained */
+    struct graphs_gdef_t *sub[2];  /**< retained */
+    int var, in1, in2, out, cmp;
+    ompi_op_t *op;
+    int nsubtree;
+    int *subtree;                  /**< goto: the destination and its descendants, in start order */
+} graphs_dnode_t;
+
+/** An immutable graph snapshot (the content of a graph token). */
+typedef struct graphs_gdef_t {
+    opal_object_t super;
+    int nnodes;
+    graphs_dnode_t *nodes;
+    int *order;                    /**< a topological order of the nodes */
+    int *coll_rank;                /**< per node: rank among collective items by op ID, or -1 */
+    int nvars;
+    graphs_var_t *vars;            /**< copies (strings owned) */
+    size_t *off;                   /**< each variable's offset in an instance */
+    size_t vbytes;
+    unsigned char *init;           /**< initial values of an instance */
+    bool has_coll, blocking;
+    bool outer_refs;               /**< a REF_PARAM aliases a variable of an enclosing graph */
+} graphs_gdef_t;
+OBJ_CLASS_DECLARATION(graphs_gdef_t);
+
+/** A running activation of a graph: its variables.  Passed to callbacks
+ * as their MPIX_Graph (magic at the same place as a graph's). */
+typedef struct graphs_inst_t {
+    opal_object_t super;
+    volatile uint32_t magic;
+    graphs_gdef_t *def;            /**< retained */
+    struct graphs_inst_t *parent;  /**< retained, or NULL */
+    unsigned char *vals;
+    void **refs;                   /**< per variable: REF_PARAM storage */
+    ompi_queue_exec_t *exec;       /**< where its nodes run (goto appends there) */
+} graphs_inst_t;
+OBJ_CLASS_DECLARATION(graphs_inst_t);
+
+/** Storage of variable id seen from inst (lexical), NULL if none. */
+void *graphs_inst_var(graphs_inst_t *inst, int id, graphs_var_t **var);
+
+/** Index of variable id in a graph's table, or -1. */
+int graphs_graph_var_find(const ompi_mpix_graph_t *g, int id);
+
+/** MPIX_Graph_def: snapshot g into a new token.  *msg says why on error. */
+int graphs_graph_def(ompi_mpix_graph_t *g, ompi_mpix_token_t **out, const char **msg);
+
+/** MPIX_Graph_dup */
+int graphs_graph_dup(ompi_mpix_graph_t *g, ompi_mpix_graph_t **out);
+
+/** Append a graph token to an open execution (a stream) as one node. */
+int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token);
+
+/** Load a graph snapshot into exec as its nodes (a new activation). */
+int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *parent);
+
+/** Graph builder calls (graphs_graph.c); *msg says why on error. */
+int graphs_graph_add_node(ompi_mpix_graph_t *g, int type, int dep, graphs_gnode_t **node,
+                          int *op_id);
+int graphs_var_check_type(ompi_datatype_t *dtype);
+int graphs_var_write(graphs_var_t *v, void *storage, const void *value);
+int graphs_var_read(const graphs_var_t *v, const void *storage, void *value);
+/** Integer value of a variable's storage (integer types), false if not an integer type. */
+bool graphs_var_to_i64(ompi_datatype_t *dtype, const void *storage, int64_t *v);
+bool graphs_var_from_i64(ompi_datatype_t *dtype, void *storage, int64_t v);
+/** The index of a local type (0..12), or -1. */
+int graphs_local_type_index(ompi_datatype_t *dtype);
+/** Compute out = in1 op in2 (var_reduce). */
+int graphs_var_reduce_compute(ompi_op_t *op, int cmp, ompi_datatype_t *t1, const void *in1,
+                              const void *in2, ompi_datatype_t *tout, void *out);
+/** var_reduce's argument checks: MPI_ERR_OP / MPI_ERR_TYPE / MPI_SUCCESS. */
+int graphs_var_reduce_check(ompi_op_t *op, int cmp, ompi_datatype_t *t1, ompi_datatype_t *t2,
+                            ompi_datatype_t *tout);
+/** Comparison index of an MPI_Op handle (0..5), or -1. */
+int graphs_cmp_index(ompi_op_t *op);
+
+/** The token's arguments bound to variables, resolved in inst, into copy.
+ * @return MPI_SUCCESS or the class of the run-time argument error */
+int graphs_token_resolve(const ompi_mpix_token_t *t, graphs_inst_t *inst, ompi_mpix_token_t *copy);
+
+/** The start/finish of a token's kind, on a (resolved) token. */
+int graphs_token_start_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs);
+int graphs_token_finish_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs);
+/** The token is a collective (started in op-ID order inside a graph). */
+bool graphs_token_collective(const ompi_mpix_token_t *token);
+/** MPI_ERR_ARG when the token cannot run at top level (variable
+ * arguments, or a graph aliasing outer variables). */
+bool graphs_token_unbound(const ompi_mpix_token_t *token);
+/** The op ID (node index + 1) of the node that failed in a top-level graph execution. */
+int graphs_exec_error_op(ompi_queue_exec_t *exec, ompi_mpix_token_t *token);
 
 /* locations */
 
@@ -321,6 +517,10 @@ graphs_request_t *graphs_isync_new(ompi_mpix_stream_t *stream, uint64_t target);
 
 /** Release the progress-thread holds deferred by completions in that thread. */
 void graphs_location_flush(void);
+
+/* local types, comparison ops (graphs_vars.c) */
+int graphs_vars_init(void);
+void graphs_vars_fini(void);
 
 /* component */
 int graphs_component_init(void);

@@ -20,6 +20,8 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "opal/mca/threads/thread_usage.h"
@@ -217,6 +219,131 @@ static inline int graphs_token_error(ompi_mpix_token_t *token, int err, const ch
     if (NULL != token->comm) {
         return OMPI_ERRHANDLER_INVOKE(token->comm, err, msg);
     }
+    return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
+}
+
+/* ------------------------------------------------------------------
+ * Graph variables as arguments (spec 1.2.3): a _def records each argument
+ * given as MPIX_VAR*(id) and puts a harmless placeholder in its place for
+ * the checks; the token resolves them when it starts inside a graph.
+ */
+
+typedef struct {
+    int n;
+    bool overflow;
+    graphs_vbind_t b[GRAPHS_TOKEN_VB];
+} graphs_vb_t;
+
+#define GRAPHS_VB_INIT {0, false, {{0}}}
+
+/** The variable of a pointer-form encoding (MPIX_VAR, MPIX_VAR_ADDR), or -1. */
+static inline int graphs_var_ptr_id(const void *p, int *enc)
+{
+    uintptr_t x = (uintptr_t) p;
+    uintptr_t b0 = (uintptr_t) ompi_mpix_var_sentinel[0], b1 = (uintptr_t) ompi_mpix_var_sentinel[1];
+
+    if (x >= b0 && x < b0 + MPIX_GRAPH_VAR_MAX) {
+        *enc = GRAPHS_VE_STORAGE;
+        return (int) (x - b0);
+    }
+    if (x >= b1 && x < b1 + MPIX_GRAPH_VAR_MAX) {
+        *enc = GRAPHS_VE_ADDR;
+        return (int) (x - b1);
+    }
+    return -1;
+}
+
+static inline int graphs_var_int_id(int v)
+{
+    const int base = -(1 << 30);
+    return (v <= base && v > base - MPIX_GRAPH_VAR_MAX) ? base - v : -1;
+}
+
+static inline int graphs_var_i64_id(int64_t v)
+{
+    const int64_t base = -((int64_t) 1 << 62);
+    return (v <= base && v > base - MPIX_GRAPH_VAR_MAX) ? (int) (base - v) : -1;
+}
+
+static inline void graphs_vb_push(graphs_vb_t *vb, size_t off, int ftype, int enc, int role,
+                                  int ltype, int var, int count_off, int dtype_off)
+{
+    graphs_vbind_t *b;
+
+    if (vb->n == GRAPHS_TOKEN_VB) {
+        vb->overflow = true;
+        return;
+    }
+    b = &vb->b[vb->n++];
+    b->off = (uint16_t) off;
+    b->ftype = (uint8_t) ftype;
+    b->enc = (uint8_t) enc;
+    b->role = (uint8_t) role;
+    b->ltype = (int8_t) ltype;
+    b->var = (int16_t) var;
+    b->count_off = (int16_t) count_off;
+    b->dtype_off = (int16_t) dtype_off;
+}
+
+static inline bool graphs_vb_has(const graphs_vb_t *vb, size_t off)
+{
+    for (int i = 0; i < vb->n; ++i) {
+        if (vb->b[i].off == off) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static inline void graphs_vb_commit(ompi_mpix_token_t *t, const graphs_vb_t *vb)
+{
+    t->nvb = vb->n;
+    memcpy(t->vb, vb->b, vb->n * sizeof(graphs_vbind_t));
+}
+
+#define GRAPHS_TOFF(f) offsetof(ompi_mpix_token_t, f)
+
+/* a buffer or OUT pointer: MPIX_VAR (storage) or MPIX_VAR_ADDR */
+#define GRAPHS_VB_PTR(vb, param, off, role, coff, doff)                                    \
+    do {                                                                                   \
+        int e_, id_ = graphs_var_ptr_id((const void *) (param), &e_);                      \
+        if (0 <= id_) {                                                                    \
+            graphs_vb_push(&(vb), (off), GRAPHS_FT_PTR, e_, (role), -1, id_, (coff), (doff)); \
+        }                                                                                  \
+    } while (0)
+
+/* a handle or string passed by value: MPIX_VAR is the variable's value */
+#define GRAPHS_VB_HANDLE(vb, param, off, ltype, placeholder)                                \
+    do {                                                                                   \
+        int e_, id_ = graphs_var_ptr_id((const void *) (param), &e_);                      \
+        if (0 <= id_ && GRAPHS_VE_STORAGE == e_) {                                         \
+            graphs_vb_push(&(vb), (off), GRAPHS_FT_PTR, GRAPHS_VE_VALUE, GRAPHS_VR_HANDLE, \
+                           (ltype), id_, -1, -1);                                          \
+            (param) = (placeholder);                                                       \
+        }                                                                                  \
+    } while (0)
+
+#define GRAPHS_VB_INT(vb, param, off, role, placeholder)                                    \
+    do {                                                                                   \
+        int id_ = graphs_var_int_id(param);                                                \
+        if (0 <= id_) {                                                                    \
+            graphs_vb_push(&(vb), (off), GRAPHS_FT_INT, GRAPHS_VE_NUM, (role), -1, id_, -1, -1); \
+            (param) = (placeholder);                                                       \
+        }                                                                                  \
+    } while (0)
+
+#define GRAPHS_VB_I64(vb, param, off, role, ftype)                                          \
+    do {                                                                                   \
+        int id_ = graphs_var_i64_id((int64_t) (param));                                    \
+        if (0 <= id_) {                                                                    \
+            graphs_vb_push(&(vb), (off), (ftype), GRAPHS_VE_NUM, (role), -1, id_, -1, -1); \
+            (param) = 0;                                                                   \
+        }                                                                                  \
+    } while (0)
+
+/** Report an error of a call on a graph (the World model's way). */
+static inline int graphs_graph_error(int err, const char *msg)
+{
     return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
 }
 

@@ -32,7 +32,7 @@ int graphs_component_init(void)
     char buf[MPI_MAX_ERROR_STRING];
     int cls = ompi_mpi_errclass_add();
 
-    if (0 > cls) {
+    if (0 > cls || OMPI_SUCCESS != graphs_vars_init()) {
         return OMPI_ERROR;
     }
     /* an error class is also an error code (MPI_Error_class of it is
@@ -59,6 +59,7 @@ int graphs_component_fini(void)
     graphs_request_cache_flush();
     graphs_token_cache_flush();
     graphs_location_flush();
+    graphs_vars_fini();
     return OMPI_SUCCESS;
 }
 

@@ -189,8 +189,16 @@ static void graphs_request_set_status(graphs_request_t *req)
     }
     st->MPI_ERROR = req->exec.error;
     req->last_error = req->exec.error;
-    /* a single-operation token has no op IDs */
-    req->last_op = MPIX_DEP_NONE;
+    /* the failed top-level node of a graph; a single-operation token has
+     * no op IDs */
+    req->last_op = graphs_exec_error_op(&req->exec, req->token);
+    if (req->exec.cancelled && MPI_ERR_PENDING == req->exec.error) {
+        /* stopped by MPI_Cancel, nothing failed */
+        st->_cancelled = 1;
+        st->MPI_ERROR = MPI_SUCCESS;
+        req->last_error = MPI_SUCCESS;
+        req->last_op = MPIX_DEP_NONE;
+    }
 }
 
 /*
@@ -444,9 +452,19 @@ static int graphs_request_free(ompi_request_t **request)
 
 static int graphs_request_cancel(ompi_request_t *request, int complete)
 {
-    (void) request;
+    graphs_request_t *req = (graphs_request_t *) request;
+
     (void) complete;
-    /* cancelling an execution is optional (spec 1.9): not done */
+    if (GRAPHS_REQ_EXEC != req->kind || NULL != req->cuda) {
+        return OMPI_SUCCESS;
+    }
+    /* stop starting, cancel what can be cancelled; the execution then
+     * completes as usual (progress), marked cancelled (spec 1.9) */
+    OPAL_THREAD_LOCK(&req->exec.lock);
+    if (OMPI_REQUEST_ACTIVE == req->super.req_state && !req->completed) {
+        ompi_queue_exec_cancel(&req->exec);
+    }
+    OPAL_THREAD_UNLOCK(&req->exec.lock);
     return OMPI_SUCCESS;
 }
 

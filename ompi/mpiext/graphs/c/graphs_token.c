@@ -32,6 +32,7 @@ static void token_construct(ompi_mpix_token_t *token)
     token->magic = GRAPHS_TOKEN_MAGIC;
     token->kind = GRAPHS_OP_MAX;
     token->comm = NULL;
+    token->nvb = 0;
     memset(&token->a, 0, sizeof(token->a));
 }
 
@@ -72,9 +73,13 @@ static void token_clear(ompi_mpix_token_t *token)
     case GRAPHS_OP_FILE_WRITE_AT_ALL:
         graphs_drop_type(token->a.io.dtype);
         break;
+    case GRAPHS_OP_GRAPH:
+        OBJ_RELEASE(token->a.gdef);
+        break;
     default:
         break;
     }
+    token->nvb = 0;
     if (NULL != token->comm) {
         graphs_drop_comm(token->comm);
         token->comm = NULL;
@@ -165,6 +170,7 @@ ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
     }
     if (NULL != token) {
         token->magic = GRAPHS_TOKEN_MAGIC;
+        token->nvb = 0;
         memset(&token->a, 0, sizeof(token->a));
     } else {
         token = OBJ_NEW(ompi_mpix_token_t);
@@ -510,7 +516,46 @@ static const graphs_op_desc_t graphs_op_table[GRAPHS_OP_MAX] = {
     [GRAPHS_OP_FILE_READ_AT] = {op_start_io, op_finish_io, 0},
     [GRAPHS_OP_FILE_WRITE_AT] = {op_start_io, op_finish_io, 0},
     [GRAPHS_OP_FILE_WRITE_AT_ALL] = {op_start_io, op_finish_io, 0},
+    /* a graph token is loaded as its nodes (graphs_run.c), never started as one */
+    [GRAPHS_OP_GRAPH] = {NULL, op_finish_plain, 0},
 };
+
+int graphs_token_start_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    *nreqs = 0;
+    return graphs_op_table[t->kind].start(t, reqs, nreqs);
+}
+
+int graphs_token_finish_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
+{
+    return graphs_op_table[t->kind].finish(t, reqs, nreqs);
+}
+
+bool graphs_token_collective(const ompi_mpix_token_t *token)
+{
+    switch (token->kind) {
+    case GRAPHS_OP_BARRIER:
+    case GRAPHS_OP_BCAST:
+    case GRAPHS_OP_REDUCE:
+    case GRAPHS_OP_ALLREDUCE:
+    case GRAPHS_OP_FILE_OPEN:
+    case GRAPHS_OP_FILE_CLOSE:
+    case GRAPHS_OP_FILE_WRITE_AT_ALL:
+        return true;
+    case GRAPHS_OP_GRAPH:
+        return token->a.gdef->has_coll;
+    default:
+        return false;
+    }
+}
+
+bool graphs_token_unbound(const ompi_mpix_token_t *token)
+{
+    if (GRAPHS_OP_GRAPH == token->kind) {
+        return token->a.gdef->outer_refs;
+    }
+    return 0 < token->nvb;
+}
 
 static int token_exec_start(void *op, ompi_request_t **reqs, int *nreqs)
 {
@@ -538,6 +583,9 @@ const ompi_queue_exec_op_ops_t graphs_token_exec_ops = {
 
 bool graphs_token_blocking(const ompi_mpix_token_t *token)
 {
+    if (GRAPHS_OP_GRAPH == token->kind) {
+        return token->a.gdef->blocking;
+    }
     return 0 != (graphs_op_table[token->kind].flags & OMPI_QUEUE_EXEC_BLOCKING);
 }
 
@@ -545,11 +593,17 @@ bool graphs_token_fast(const ompi_mpix_token_t *token)
 {
     /* a single operation that may run in the caller (a graph token or a
      * blocking-only operation may not) */
-    return 0 == graphs_op_table[token->kind].flags;
+    return GRAPHS_OP_GRAPH != token->kind && 0 == graphs_op_table[token->kind].flags;
 }
 
 int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
 {
+    if (GRAPHS_OP_GRAPH == token->kind) {
+        /* a stream runs a graph as one item (a node holding a
+         * sub-execution); an execution of its own takes its nodes */
+        return exec->open ? graphs_run_add_graph_node(exec, token)
+                          : graphs_gdef_load(exec, token->a.gdef, NULL);
+    }
     OBJ_RETAIN(token);
     if (0 > ompi_queue_exec_add(exec, &graphs_token_exec_ops, token,
                                 graphs_op_table[token->kind].flags, 0, NULL, true)) {

@@ -39,6 +39,53 @@ OMPI_DECLSPEC extern int ompi_mpix_err_stream_failed;
 
 typedef int(MPIX_Graph_op_function)(MPIX_Graph graph, void *extra_state);
 
+/* graph variables: scopes, bound on IDs */
+#define MPIX_GRAPH_VAR_VAL_PARAM 1
+#define MPIX_GRAPH_VAR_REF_PARAM 2
+#define MPIX_GRAPH_VAR_LOCAL 3
+#define MPIX_GRAPH_VAR_MAX 4096
+
+/* A graph variable passed as an argument of a deferred operation (spec
+ * 1.2.3): MPIX_VAR(id) is the variable itself (its storage for a buffer or
+ * OUT pointer, its value for a handle or string), MPIX_VAR_ADDR(id) the
+ * address the variable (MPI_AINT) holds, MPIX_VAR_INT(id) and the 64-bit forms
+ * its value as a count, rank, tag, size or offset.  The pointer forms are
+ * addresses inside a library-owned array, the numeric ones reserved negative
+ * values: neither can be a valid argument. */
+OMPI_DECLSPEC extern char ompi_mpix_var_sentinel[2][MPIX_GRAPH_VAR_MAX];
+#define MPIX_VAR(id) ((void *) &ompi_mpix_var_sentinel[0][(id)])
+#define MPIX_VAR_ADDR(id) ((void *) &ompi_mpix_var_sentinel[1][(id)])
+#define MPIX_VAR_INT(id) (-(1 << 30) - (int) (id))
+#define MPIX_VAR_AINT(id) ((MPI_Aint) (-((MPI_Aint) 1 << 62) - (MPI_Aint) (id)))
+#define MPIX_VAR_COUNT(id) ((MPI_Count) (-((MPI_Count) 1 << 62) - (MPI_Count) (id)))
+#define MPIX_VAR_OFFSET(id) ((MPI_Offset) (-((MPI_Offset) 1 << 62) - (MPI_Offset) (id)))
+
+/* comparison operations of MPIX_Graph_var_reduce (result 1 or 0) */
+OMPI_DECLSPEC extern MPI_Op ompi_mpix_cmp_ops[6];
+#define MPIX_LESS_THAN_OR_EQUAL (ompi_mpix_cmp_ops[0])
+#define MPIX_LESS_THAN (ompi_mpix_cmp_ops[1])
+#define MPIX_EQUAL (ompi_mpix_cmp_ops[2])
+#define MPIX_NOT_EQUAL (ompi_mpix_cmp_ops[3])
+#define MPIX_GREATER_THAN (ompi_mpix_cmp_ops[4])
+#define MPIX_GREATER_THAN_OR_EQUAL (ompi_mpix_cmp_ops[5])
+
+/* local datatypes (spec 1.1, "6.6 Local MPI Data Types"): graph variables
+ * holding MPI handles, statuses and strings */
+OMPI_DECLSPEC extern MPI_Datatype ompi_mpix_local_types[13];
+#define MPI_LOCAL_TYPE_COMM (ompi_mpix_local_types[0])
+#define MPI_LOCAL_TYPE_DATATYPE (ompi_mpix_local_types[1])
+#define MPI_LOCAL_TYPE_ERRHANDLER (ompi_mpix_local_types[2])
+#define MPI_LOCAL_TYPE_FILE (ompi_mpix_local_types[3])
+#define MPI_LOCAL_TYPE_GROUP (ompi_mpix_local_types[4])
+#define MPI_LOCAL_TYPE_INFO (ompi_mpix_local_types[5])
+#define MPI_LOCAL_TYPE_MESSAGE (ompi_mpix_local_types[6])
+#define MPI_LOCAL_TYPE_OP (ompi_mpix_local_types[7])
+#define MPI_LOCAL_TYPE_REQUEST (ompi_mpix_local_types[8])
+#define MPI_LOCAL_TYPE_SESSION (ompi_mpix_local_types[9])
+#define MPI_LOCAL_TYPE_STATUS (ompi_mpix_local_types[10])
+#define MPI_LOCAL_TYPE_STRING (ompi_mpix_local_types[11])
+#define MPI_LOCAL_TYPE_WIN (ompi_mpix_local_types[12])
+
 /* deferred operations */
 OMPI_DECLSPEC int MPIX_Send_def(const void *buf, int count, MPI_Datatype datatype, int dest,
                                 int tag, MPI_Comm comm, MPIX_Token *token);
@@ -102,6 +149,24 @@ OMPI_DECLSPEC int MPIX_Stream_free(MPIX_Stream *stream);
 OMPI_DECLSPEC int MPIX_Stream_dup(MPIX_Stream stream, MPI_Info info, MPIX_Stream *newstream);
 OMPI_DECLSPEC int MPIX_Stream_get_error(MPIX_Stream stream, int *errcode, MPI_Count *position);
 
+/* graphs and graph variables */
+OMPI_DECLSPEC int MPIX_Graph_create(MPI_Session session, MPI_Info info, MPIX_Graph *graph);
+OMPI_DECLSPEC int MPIX_Graph_dup(MPIX_Graph graph, MPI_Info info, MPIX_Graph *newgraph);
+OMPI_DECLSPEC int MPIX_Graph_free(MPIX_Graph *graph);
+OMPI_DECLSPEC int MPIX_Graph_add(MPIX_Graph graph, MPIX_Token *token, int *op_id, int dep_op_id);
+OMPI_DECLSPEC int MPIX_Graph_join(MPIX_Graph graph, int count, const int array_of_dep_op_ids[], int *op_id);
+OMPI_DECLSPEC int MPIX_Graph_nop(MPIX_Graph graph, int *op_id, int dep_op_id);
+OMPI_DECLSPEC int MPIX_Graph_set_dep_op(MPIX_Graph graph, int op_id, int dep_op_id);
+OMPI_DECLSPEC int MPIX_Graph_if_else(MPIX_Graph graph, int var_id, MPIX_Graph true_graph, MPIX_Graph false_graph, int *op_id, int dep_op_id);
+OMPI_DECLSPEC int MPIX_Graph_while(MPIX_Graph graph, int var_id, MPIX_Graph sub_graph, int *op_id, int dep_op_id);
+OMPI_DECLSPEC int MPIX_Graph_goto(MPIX_Graph graph, int dest_op_id, int dep_op_id);
+OMPI_DECLSPEC int MPIX_Graph_def(MPIX_Graph graph, MPI_Info info, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_Graph_var_create(MPIX_Graph graph, int var_id, int scope, MPI_Datatype datatype);
+OMPI_DECLSPEC int MPIX_Graph_var_set(MPIX_Graph graph, int var_id, const void *value);
+OMPI_DECLSPEC int MPIX_Graph_var_get(MPIX_Graph graph, int var_id, void *value);
+OMPI_DECLSPEC int MPIX_Graph_set_param(MPIX_Graph graph, int var_id, const void *value);
+OMPI_DECLSPEC int MPIX_Graph_var_reduce(MPIX_Graph graph, int in_var1_id, int in_var2_id, MPI_Op var_op, int out_var_id, int *op_id, int dep_op_id);
+
 /* profiling twins */
 OMPI_DECLSPEC int PMPIX_Send_def(const void *buf, int count, MPI_Datatype datatype, int dest,
                                  int tag, MPI_Comm comm, MPIX_Token *token);
@@ -160,3 +225,22 @@ OMPI_DECLSPEC int PMPIX_Stream_isync(MPIX_Stream stream, MPI_Request *request);
 OMPI_DECLSPEC int PMPIX_Stream_free(MPIX_Stream *stream);
 OMPI_DECLSPEC int PMPIX_Stream_dup(MPIX_Stream stream, MPI_Info info, MPIX_Stream *newstream);
 OMPI_DECLSPEC int PMPIX_Stream_get_error(MPIX_Stream stream, int *errcode, MPI_Count *position);
+OMPI_DECLSPEC int PMPIX_Graph_create(MPI_Session session, MPI_Info info, MPIX_Graph *graph);
+OMPI_DECLSPEC int PMPIX_Graph_dup(MPIX_Graph graph, MPI_Info info, MPIX_Graph *newgraph);
+OMPI_DECLSPEC int PMPIX_Graph_free(MPIX_Graph *graph);
+OMPI_DECLSPEC int PMPIX_Graph_add(MPIX_Graph graph, MPIX_Token *token, int *op_id, int dep_op_id);
+OMPI_DECLSPEC int PMPIX_Graph_join(MPIX_Graph graph, int count, const int array_of_dep_op_ids[], int *op_id);
+OMPI_DECLSPEC int PMPIX_Graph_nop(MPIX_Graph graph, int *op_id, int dep_op_id);
+OMPI_DECLSPEC int PMPIX_Graph_set_dep_op(MPIX_Graph graph, int op_id, int dep_op_id);
+OMPI_DECLSPEC int PMPIX_Graph_if_else(MPIX_Graph graph, int var_id, MPIX_Graph true_graph, MPIX_Graph false_graph, int *op_id, int dep_op_id);
+OMPI_DECLSPEC int PMPIX_Graph_while(MPIX_Graph graph, int var_id, MPIX_Graph sub_graph, int *op_id, int dep_op_id);
+OMPI_DECLSPEC int PMPIX_Graph_goto(MPIX_Graph graph, int dest_op_id, int dep_op_id);
+OMPI_DECLSPEC int PMPIX_Graph_def(MPIX_Graph graph, MPI_Info info, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_Graph_var_create(MPIX_Graph graph, int var_id, int scope, MPI_Datatype datatype);
+OMPI_DECLSPEC int PMPIX_Graph_var_set(MPIX_Graph graph, int var_id, const void *value);
+OMPI_DECLSPEC int PMPIX_Graph_var_get(MPIX_Graph graph, int var_id, void *value);
+OMPI_DECLSPEC int PMPIX_Graph_set_param(MPIX_Graph graph, int var_id, const void *value);
+OMPI_DECLSPEC int PMPIX_Graph_var_reduce(MPIX_Graph graph, int in_var1_id, int in_var2_id, MPI_Op var_op, int out_var_id, int *op_id, int dep_op_id);
+
+/* the proposal's spelling in listing 7 (D7) */
+#define MPIX_Graph_IfElse MPIX_Graph_if_else

@@ -30,14 +30,27 @@ static const char FUNC_NAME[] = "MPIX_Reduce_def";
 int MPIX_Reduce_def(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.coll.sbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
+    GRAPHS_VB_PTR(vb, recvbuf, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
+    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);
+    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.coll.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_HANDLE(vb, op, GRAPHS_TOFF(a.coll.op), 7, MPI_SUM);
+    GRAPHS_VB_INT(vb, root, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_ROOT, 0);
+    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Reduce_def: too many arguments bound to graph variables");
+    }
+    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
+    (void) comm_var;
     if (MPI_PARAM_CHECK) {
         int rc = MPI_SUCCESS;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
         if (ompi_comm_invalid(comm)) {
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
         }
-        rc = graphs_check_coll(comm, count, datatype, op, root, true);
+        rc = graphs_check_coll(comm, count, datatype, op, comm_var ? 0 : root, true);
         if (MPI_SUCCESS == rc && NULL == token) {
             rc = MPI_ERR_ARG;
         }
@@ -48,6 +61,7 @@ int MPIX_Reduce_def(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_set_coll(t, sendbuf, recvbuf, count, datatype, op, root);
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

@@ -30,14 +30,26 @@ static const char FUNC_NAME[] = "MPIX_Send_def";
 int MPIX_Send_def(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
+    graphs_vb_t vb = GRAPHS_VB_INIT;
 
+    GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.p2p.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.p2p.count), GRAPHS_TOFF(a.p2p.dtype));
+    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.p2p.count), GRAPHS_VR_COUNT, 0);
+    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.p2p.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_INT(vb, dest, GRAPHS_TOFF(a.p2p.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
+    GRAPHS_VB_INT(vb, tag, GRAPHS_TOFF(a.p2p.tag), GRAPHS_VR_TAG, 0);
+    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Send_def: too many arguments bound to graph variables");
+    }
+    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
+    (void) comm_var;
     if (MPI_PARAM_CHECK) {
         int rc = MPI_SUCCESS;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
         if (ompi_comm_invalid(comm)) {
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
         }
-        rc = graphs_check_p2p(comm, count, datatype, dest, tag, false);
+        rc = graphs_check_p2p(comm, count, datatype, comm_var ? MPI_PROC_NULL : dest, tag, false);
         if (MPI_SUCCESS == rc && NULL == token) {
             rc = MPI_ERR_ARG;
         }
@@ -48,6 +60,7 @@ int MPIX_Send_def(const void *buf, int count, MPI_Datatype datatype, int dest, i
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_set_p2p(&t->a.p2p, (void *) buf, count, datatype, dest, tag, MPI_STATUS_IGNORE);
+    graphs_vb_commit(t, &vb);
     *token = t;
     return MPI_SUCCESS;
 }

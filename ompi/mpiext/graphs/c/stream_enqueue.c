@@ -42,6 +42,9 @@ int MPIX_Stream_enqueue(MPIX_Stream stream, MPIX_Token *token)
     if (NULL == token || graphs_token_invalid(*token)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_enqueue: the token is MPIX_TOKEN_NULL or was freed or consumed");
     }
+    if (graphs_token_unbound(*token)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_enqueue: the token has arguments bound to graph variables (streams have no variables)");
+    }
     ret = graphs_stream_enqueue(stream, *token, &consumed);
     if (consumed) {
         *token = MPIX_TOKEN_NULL;

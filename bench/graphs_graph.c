@@ -1,0 +1,227 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * MPIX graphs against plain MPI, 2 ranks, each figure beside its baseline
+ * from the same run (variants alternate round by round; best of ROUNDS and
+ * the median of the per-round ratios):
+ *   fanout:  one execution of a 64-node graph of independent 8-byte sends
+ *            (MPI_Start + MPI_Wait of an MPIX_Execute_init request) vs 64
+ *            MPI_Isend + MPI_Waitall; rank 1 receives with 64 MPI_Irecv +
+ *            MPI_Waitall in both, and a zero-byte reply closes each batch
+ *   while:   the UC1 pattern, a while-loop graph of N = 1000 neighbour
+ *            exchanges (Sendrecv_def, var_reduce decrement) vs the same loop
+ *            of MPI_Sendrecv
+ *   scaling: building + MPIX_Graph_def, and executing, a graph of 100, 1000
+ *            and 10000 independent no-op nodes (rank 0 alone): time per node
+ */
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <mpi.h>
+#include <mpi-ext.h>
+
+#define BATCH 64
+#define ROUNDS 15
+#define NWHILE 1000
+
+static int rank;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double median(double *v, int n)
+{
+    for (int i = 1; i < n; ++i) {
+        for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    }
+    return v[n / 2];
+}
+
+static char sbuf[BATCH][8], rbuf[BATCH][8];
+
+static void recv_batch(void)
+{
+    MPI_Request r[BATCH];
+    for (int i = 0; i < BATCH; ++i) {
+        MPI_Irecv(rbuf[i], 8, MPI_BYTE, 0, i, MPI_COMM_WORLD, &r[i]);
+    }
+    MPI_Waitall(BATCH, r, MPI_STATUSES_IGNORE);
+    MPI_Send(NULL, 0, MPI_BYTE, 0, 999, MPI_COMM_WORLD);
+}
+
+static void fanout(void)
+{
+    MPIX_Graph g;
+    MPIX_Token t;
+    MPI_Request greq, r[BATCH];
+    const int iters = 200;
+    double best_g = 1e9, best_b = 1e9, ratio[ROUNDS];
+
+    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
+    for (int i = 0; i < BATCH; ++i) {
+        MPIX_Send_def(sbuf[i], 8, MPI_BYTE, 1, i, MPI_COMM_WORLD, &t);
+        MPIX_Graph_add(g, &t, NULL, MPIX_DEP_NONE);
+    }
+    MPIX_Graph_def(g, MPI_INFO_NULL, &t);
+    MPIX_Graph_free(&g);
+    MPIX_Execute_init(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &greq);
+    MPIX_Token_free(&t);
+    for (int round = 0; round < ROUNDS; ++round) {
+        double tg, tb, t0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = now();
+        for (int it = 0; it < iters; ++it) {
+            if (0 == rank) {
+                MPI_Start(&greq);
+                MPI_Wait(&greq, MPI_STATUS_IGNORE);
+                MPI_Recv(NULL, 0, MPI_BYTE, 1, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                recv_batch();
+            }
+        }
+        tg = (now() - t0) / (iters * BATCH);
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = now();
+        for (int it = 0; it < iters; ++it) {
+            if (0 == rank) {
+                for (int i = 0; i < BATCH; ++i) {
+                    MPI_Isend(sbuf[i], 8, MPI_BYTE, 1, i, MPI_COMM_WORLD, &r[i]);
+                }
+                MPI_Waitall(BATCH, r, MPI_STATUSES_IGNORE);
+                MPI_Recv(NULL, 0, MPI_BYTE, 1, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                recv_batch();
+            }
+        }
+        tb = (now() - t0) / (iters * BATCH);
+        best_g = tg < best_g ? tg : best_g;
+        best_b = tb < best_b ? tb : best_b;
+        ratio[round] = tg / tb;
+    }
+    MPI_Request_free(&greq);
+    if (0 == rank) {
+        printf("fanout  64-send graph %7.1f ns/msg  64 Isend+Waitall %7.1f ns/msg  ratio %.2f "
+               "(median %.2f)\n", best_g * 1e9, best_b * 1e9, best_g / best_b,
+               median(ratio, ROUNDS));
+    }
+}
+
+static int sv[2], rv[2];
+
+static void while_loop(void)
+{
+    MPIX_Graph g, w;
+    MPIX_Token t;
+    MPI_Request req;
+    int peer = 1 - rank, m1 = -1, n = NWHILE;
+    double best_g = 1e9, best_b = 1e9, ratio[ROUNDS];
+
+    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
+    MPIX_Graph_var_create(g, 0, MPIX_GRAPH_VAR_VAL_PARAM, MPI_INT);
+    MPIX_Graph_var_create(g, 1, MPIX_GRAPH_VAR_LOCAL, MPI_INT);
+    MPIX_Graph_var_set(g, 1, &m1);
+    MPIX_Graph_set_param(g, 0, &n);
+    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &w);
+    MPIX_Sendrecv_def(sv, 2, MPI_INT, peer, 7, rv, 2, MPI_INT, peer, 7, MPI_COMM_WORLD,
+                      MPI_STATUS_IGNORE, &t);
+    {
+        int s;
+        MPIX_Graph_add(w, &t, &s, MPIX_DEP_NONE);
+        MPIX_Graph_var_reduce(w, 0, 1, MPI_SUM, 0, NULL, s);
+    }
+    MPIX_Graph_while(g, 0, w, NULL, MPIX_DEP_NONE);
+    MPIX_Graph_free(&w);
+    MPIX_Graph_def(g, MPI_INFO_NULL, &t);
+    MPIX_Graph_free(&g);
+    MPIX_Execute_init(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &req);
+    MPIX_Token_free(&t);
+    for (int round = 0; round < ROUNDS; ++round) {
+        double tg, tb, t0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = now();
+        MPI_Start(&req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        tg = (now() - t0) / NWHILE;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = now();
+        for (int i = 0; i < NWHILE; ++i) {
+            MPI_Sendrecv(sv, 2, MPI_INT, peer, 7, rv, 2, MPI_INT, peer, 7, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+        }
+        tb = (now() - t0) / NWHILE;
+        best_g = tg < best_g ? tg : best_g;
+        best_b = tb < best_b ? tb : best_b;
+        ratio[round] = tg / tb;
+    }
+    MPI_Request_free(&req);
+    if (0 == rank) {
+        printf("while   N=%d exchanges graph %7.1f ns/iter  MPI_Sendrecv loop %7.1f ns/iter  "
+               "ratio %.2f (median %.2f)\n", NWHILE, best_g * 1e9, best_b * 1e9, best_g / best_b,
+               median(ratio, ROUNDS));
+    }
+}
+
+static void scaling(void)
+{
+    const int sizes[3] = {100, 1000, 10000};
+
+    if (0 != rank) {
+        return;
+    }
+    for (int k = 0; k < 3; ++k) {
+        int n = sizes[k];
+        double t0, tbuild, texec = 1e9;
+        MPIX_Graph g;
+        MPIX_Token t;
+
+        t0 = now();
+        MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
+        for (int i = 0; i < n; ++i) {
+            /* a chain every 10 nodes, independent otherwise */
+            MPIX_Graph_nop(g, NULL, (i % 10) ? i : MPIX_DEP_NONE);
+        }
+        MPIX_Graph_def(g, MPI_INFO_NULL, &t);
+        tbuild = (now() - t0) / n;
+        MPIX_Graph_free(&g);
+        for (int r = 0; r < 5; ++r) {
+            double te;
+            t0 = now();
+            MPIX_Execute(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL);
+            te = (now() - t0) / n;
+            texec = te < texec ? te : texec;
+        }
+        MPIX_Token_free(&t);
+        printf("scaling %5d nodes: build+def %6.1f ns/node  execute %6.1f ns/node\n", n,
+               tbuild * 1e9, texec * 1e9);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    memset(sbuf, 1, sizeof(sbuf));
+    fanout();
+    while_loop();
+    scaling();
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,749 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Graph executions on the queue base's dependency executor.  A graph
+ * snapshot is loaded into an execution as one node per operation (an
+ * activation, with its own variables: graphs_inst_t).  If/else, while and
+ * graph tokens inside a graph are compound nodes: their start creates a
+ * sub-execution, which the executor advances through the node's progress
+ * function and which completes the node's internal request when it is
+ * quiescent.  A goto appends a new activation of its destination's subtree
+ * to the execution it runs in.  Variable-bound arguments are resolved into
+ * a copy of the token when the operation starts.
+ */
+
+#include "ompi_config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/sys/atomic.h"
+#include "ompi/mpiext/graphs/c/graphs.h"
+
+static void inst_construct(graphs_inst_t *inst)
+{
+    inst->magic = GRAPHS_INST_MAGIC;
+    inst->def = NULL;
+    inst->parent = NULL;
+    inst->vals = NULL;
+    inst->refs = NULL;
+    inst->exec = NULL;
+}
+
+static void inst_destruct(graphs_inst_t *inst)
+{
+    inst->magic = GRAPHS_DEAD_MAGIC;
+    free(inst->vals);
+    free(inst->refs);
+    if (NULL != inst->def) {
+        OBJ_RELEASE(inst->def);
+    }
+    if (NULL != inst->parent) {
+        OBJ_RELEASE(inst->parent);
+    }
+}
+
+OBJ_CLASS_INSTANCE(graphs_inst_t, opal_object_t, inst_construct, inst_destruct);
+
+void *graphs_inst_var(graphs_inst_t *inst, int id, graphs_var_t **var)
+{
+    for (; NULL != inst; inst = inst->parent) {
+        graphs_gdef_t *d = inst->def;
+        for (int i = 0; i < d->nvars; ++i) {
+            if (d->vars[i].id == id) {
+                if (NULL != var) {
+                    *var = &d->vars[i];
+                }
+                return (MPIX_GRAPH_VAR_REF_PARAM == d->vars[i].scope) ? inst->refs[i]
+                                                                     : inst->vals + d->off[i];
+            }
+        }
+    }
+    return NULL;
+}
+
+static int inst_new(graphs_gdef_t *def, graphs_inst_t *parent, ompi_queue_exec_t *exec,
+                    graphs_inst_t **out)
+{
+    graphs_inst_t *inst = OBJ_NEW(graphs_inst_t);
+
+    if (NULL == inst) {
+        return MPI_ERR_NO_MEM;
+    }
+    OBJ_RETAIN(def);
+    inst->def = def;
+    if (NULL != parent) {
+        OBJ_RETAIN(parent);
+        inst->parent = parent;
+    }
+    inst->exec = exec;
+    if (0 < def->nvars) {
+        inst->vals = malloc(def->vbytes ? def->vbytes : 1);
+        inst->refs = calloc(def->nvars, sizeof(void *));
+        if (NULL == inst->vals || NULL == inst->refs) {
+            OBJ_RELEASE(inst);
+            return MPI_ERR_NO_MEM;
+        }
+        memcpy(inst->vals, def->init, def->vbytes);
+        for (int i = 0; i < def->nvars; ++i) {
+            graphs_var_t *v = &def->vars[i];
+            if (MPIX_GRAPH_VAR_REF_PARAM != v->scope) {
+                continue;
+            }
+            if (0 <= v->ref_outer) {
+                inst->refs[i] = graphs_inst_var(parent, v->ref_outer, NULL);
+                if (NULL == inst->refs[i]) {
+                    /* a graph aliasing an outer variable executed on its own */
+                    OBJ_RELEASE(inst);
+                    return MPI_ERR_ARG;
+                }
+            } else {
+                inst->refs[i] = v->ref;
+            }
+        }
+    }
+    *out = inst;
+    return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ nodes */
+
+struct graphs_child_t;
+
+typedef struct graphs_run_t {
+    graphs_inst_t *inst;            /**< retained */
+    int idx;                        /**< node index in inst->def */
+    struct graphs_block_t *block;
+    ompi_mpix_token_t *tcopy;       /**< the token with its variables resolved, or NULL */
+    struct graphs_child_t *child;   /**< a running sub-execution, or NULL */
+} graphs_run_t;
+
+/* the runs of one activation, allocated together */
+typedef struct graphs_block_t {
+    int left;                       /**< runs not released yet */
+    graphs_run_t runs[];
+} graphs_block_t;
+
+/* a sub-execution: a graph token inside a graph, a branch, a loop */
+typedef struct graphs_child_t {
+    ompi_request_t req;             /**< what the parent's executor polls */
+    ompi_queue_exec_t exec;
+    graphs_gdef_t *body;
+    graphs_inst_t *parent;          /**< the enclosing activation (not retained: the run holds it) */
+    graphs_inst_t *inst;            /**< the current activation (retained) */
+    int cond;                       /**< while: the condition variable; -1 otherwise */
+    bool cancelled;
+} graphs_child_t;
+
+static const ompi_queue_exec_op_ops_t graphs_run_ops;
+static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst);
+
+static void child_destroy(graphs_child_t *c)
+{
+    ompi_queue_exec_fini(&c->exec);
+    if (NULL != c->inst) {
+        OBJ_RELEASE(c->inst);
+    }
+    OBJ_DESTRUCT(&c->req);
+    free(c);
+}
+
+static bool cond_true(graphs_inst_t *inst, int id, int *rc)
+{
+    graphs_var_t *v = NULL;
+    void *p = graphs_inst_var(inst, id, &v);
+    int64_t x = 0;
+
+    if (NULL == p || !graphs_var_to_i64(v->dtype, p, &x)) {
+        *rc = MPI_ERR_ARG;
+        return false;
+    }
+    return 0 != x;
+}
+
+/* load the body into the child as a new activation */
+static int child_load(graphs_child_t *c)
+{
+    int rc;
+
+    if (NULL == c->inst || 0 < c->body->nvars) {
+        graphs_inst_t *inst;
+        rc = inst_new(c->body, c->parent, &c->exec, &inst);
+        if (MPI_SUCCESS != rc) {
+            return rc;
+        }
+        if (NULL != c->inst) {
+            OBJ_RELEASE(c->inst);
+        }
+        c->inst = inst;
+    }
+    return gdef_load_with(&c->exec, c->body, c->inst);
+}
+
+/* advance a sub-execution; a loop starts its next iteration when one
+ * completes; true when the sub-execution is complete */
+static bool child_advance(graphs_child_t *c, bool may_block, int *events)
+{
+    int iterations = 0;
+
+    for (;;) {
+        int rc = MPI_SUCCESS;
+        *events += ompi_queue_exec_advance(&c->exec, may_block);
+        if (!ompi_queue_exec_complete(&c->exec)) {
+            return false;
+        }
+        if (c->cond < 0 || MPI_SUCCESS != c->exec.error || c->cancelled) {
+            return true;
+        }
+        if (!cond_true(c->parent, c->cond, &rc)) {
+            if (MPI_SUCCESS != rc) {
+                c->exec.error = rc;
+            }
+            return true;
+        }
+        /* the next iteration: a fresh activation of the body (its locals
+         * re-initialized; a body without variables of its own keeps its
+         * activation, which holds nothing) */
+        ompi_queue_exec_reset(&c->exec);
+        rc = child_load(c);
+        if (MPI_SUCCESS != rc) {
+            c->exec.error = rc;
+            return 0 == c->exec.running;
+        }
+        if (++iterations == 64) {
+            /* let other work progress between long runs of quick iterations */
+            *events += ompi_queue_exec_advance(&c->exec, may_block);
+            return ompi_queue_exec_complete(&c->exec) && (c->exec.error != MPI_SUCCESS);
+        }
+    }
+}
+
+/* start a sub-execution for run: done in the call (nreqs 0, error
+ * returned) or running (reqs[0]) */
+static int child_start(graphs_run_t *run, graphs_gdef_t *body, int cond, ompi_request_t **reqs,
+                       int *nreqs)
+{
+    graphs_child_t *c = malloc(sizeof(*c));
+    int rc, events = 0;
+
+    if (NULL == c) {
+        return MPI_ERR_NO_MEM;
+    }
+    OBJ_CONSTRUCT(&c->req, ompi_request_t);
+    c->req.req_complete = REQUEST_PENDING;
+    ompi_queue_exec_init(&c->exec, false, NULL, NULL, NULL);
+    c->body = body;
+    c->parent = run->inst;
+    c->cond = cond;
+    c->cancelled = false;
+    c->inst = NULL;
+    rc = child_load(c);
+    if (MPI_SUCCESS != rc) {
+        child_destroy(c);
+        return rc;
+    }
+    if (child_advance(c, false, &events)) {
+        rc = c->exec.error;
+        child_destroy(c);
+        return rc;
+    }
+    run->child = c;
+    reqs[0] = &c->req;
+    *nreqs = 1;
+    return MPI_SUCCESS;
+}
+
+/* a goto fired: a new activation of the destination and its descendants,
+ * appended to the execution the goto runs in */
+static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
+{
+    graphs_inst_t *inst = run->inst;
+    graphs_gdef_t *d = inst->def;
+    ompi_queue_exec_t *exec = inst->exec;
+    graphs_block_t *block;
+    int *map, base = exec->nnodes, rc = MPI_SUCCESS, deps[64];
+
+    block = malloc(sizeof(*block) + gn->nsubtree * sizeof(graphs_run_t));
+    map = malloc(d->nnodes * sizeof(int));
+    if (NULL == block || NULL == map) {
+        free(block);
+        free(map);
+        return MPI_ERR_NO_MEM;
+    }
+    block->left = gn->nsubtree;
+    for (int k = 0; k < gn->nsubtree; ++k) {
+        map[gn->subtree[k]] = base + k;
+    }
+    for (int k = 0; k < gn->nsubtree; ++k) {
+        int i = gn->subtree[k], nd = 0;
+        graphs_dnode_t *dn = &d->nodes[i];
+        graphs_run_t *r = &block->runs[k];
+        int *dp = deps;
+
+        r->inst = inst;
+        OBJ_RETAIN(inst);
+        r->idx = i;
+        r->block = block;
+        r->tcopy = NULL;
+        r->child = NULL;
+        if (0 < k) {
+            if (dn->ndeps > 64 && NULL == (dp = malloc(dn->ndeps * sizeof(int)))) {
+                rc = MPI_ERR_NO_MEM;
+            }
+            for (int q = 0; MPI_SUCCESS == rc && q < dn->ndeps; ++q) {
+                dp[nd++] = map[dn->deps[q]];
+            }
+        }
+        if (MPI_SUCCESS == rc
+            && 0 > ompi_queue_exec_add(exec, &graphs_run_ops, r, dn->flags, nd, dp, false)) {
+            rc = MPI_ERR_NO_MEM;
+        }
+        if (dp != deps) {
+            free(dp);
+        }
+        if (MPI_SUCCESS != rc) {
+            /* the runs not handed to the executor */
+            for (int j = k; j < gn->nsubtree; ++j) {
+                if (j > k) {
+                    OBJ_RETAIN(inst);
+                }
+                OBJ_RELEASE(inst);
+            }
+            block->left -= gn->nsubtree - k;
+            if (0 == block->left) {
+                free(block);
+            }
+            break;
+        }
+    }
+    free(map);
+    return rc;
+}
+
+static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
+{
+    graphs_run_t *run = (graphs_run_t *) op;
+    graphs_inst_t *inst = run->inst;
+    graphs_dnode_t *dn = &inst->def->nodes[run->idx];
+    int rc = MPI_SUCCESS;
+
+    *nreqs = 0;
+    switch (dn->type) {
+    case GRAPHS_GN_TOKEN: {
+        ompi_mpix_token_t *t = dn->token;
+        if (GRAPHS_OP_CALLBACK == t->kind) {
+            /* the callback gets the running instance (spec 1.2.2) */
+            return t->a.cb.fn((MPIX_Graph) inst, t->a.cb.extra_state);
+        }
+        if (GRAPHS_OP_GRAPH == t->kind) {
+            return child_start(run, t->a.gdef, -1, reqs, nreqs);
+        }
+        if (0 < t->nvb) {
+            run->tcopy = malloc(sizeof(*t));
+            if (NULL == run->tcopy) {
+                return MPI_ERR_NO_MEM;
+            }
+            rc = graphs_token_resolve(t, inst, run->tcopy);
+            if (MPI_SUCCESS != rc) {
+                free(run->tcopy);
+                run->tcopy = NULL;
+                return rc;
+            }
+            t = run->tcopy;
+        }
+        rc = graphs_token_start_kind(t, reqs, nreqs);
+        if ((MPI_SUCCESS != rc || 0 == *nreqs) && NULL != run->tcopy) {
+            free(run->tcopy);
+            run->tcopy = NULL;
+        }
+        return rc;
+    }
+    case GRAPHS_GN_JOIN:
+    case GRAPHS_GN_NOP:
+        return MPI_SUCCESS;
+    case GRAPHS_GN_REDUCE: {
+        graphs_var_t *v1 = NULL, *v2 = NULL, *vo = NULL;
+        void *p1 = graphs_inst_var(inst, dn->in1, &v1);
+        void *p2 = graphs_inst_var(inst, dn->in2, &v2);
+        void *po = graphs_inst_var(inst, dn->out, &vo);
+        if (NULL == p1 || NULL == p2 || NULL == po) {
+            return MPI_ERR_ARG;
+        }
+        return graphs_var_reduce_compute(dn->op, dn->cmp, v1->dtype, p1, p2, vo->dtype, po);
+    }
+    case GRAPHS_GN_IF: {
+        bool c = cond_true(inst, dn->var, &rc);
+        graphs_gdef_t *branch = dn->sub[c ? 0 : 1];
+        if (MPI_SUCCESS != rc || NULL == branch) {
+            return rc;
+        }
+        return child_start(run, branch, -1, reqs, nreqs);
+    }
+    case GRAPHS_GN_WHILE:
+        if (!cond_true(inst, dn->var, &rc)) {
+            return rc;
+        }
+        return child_start(run, dn->sub[0], dn->var, reqs, nreqs);
+    case GRAPHS_GN_GOTO:
+        return goto_fire(run, dn);
+    default:
+        return MPI_ERR_INTERN;
+    }
+}
+
+static int run_finish(void *op, ompi_request_t **reqs, int nreqs)
+{
+    graphs_run_t *run = (graphs_run_t *) op;
+    int rc;
+
+    if (NULL != run->child) {
+        rc = run->child->exec.error;
+        child_destroy(run->child);
+        run->child = NULL;
+        return rc;
+    }
+    rc = graphs_token_finish_kind(NULL != run->tcopy ? run->tcopy
+                                                     : run->inst->def->nodes[run->idx].token,
+                                  reqs, nreqs);
+    if (NULL != run->tcopy) {
+        free(run->tcopy);
+        run->tcopy = NULL;
+    }
+    return rc;
+}
+
+static void run_release(void *op)
+{
+    graphs_run_t *run = (graphs_run_t *) op;
+    graphs_block_t *block = run->block;
+
+    if (NULL != run->child) {
+        child_destroy(run->child);
+        run->child = NULL;
+    }
+    free(run->tcopy);
+    run->tcopy = NULL;
+    OBJ_RELEASE(run->inst);
+    if (0 == --block->left) {
+        free(block);
+    }
+}
+
+static int run_progress(void *op, bool may_block)
+{
+    graphs_run_t *run = (graphs_run_t *) op;
+    graphs_child_t *c = run->child;
+    int events = 0;
+
+    if (NULL == c || REQUEST_COMPLETE(&c->req)) {
+        return 0;
+    }
+    if (child_advance(c, may_block, &events)) {
+        opal_atomic_wmb();
+        c->req.req_complete = REQUEST_COMPLETED;
+        events++;
+    }
+    return events;
+}
+
+static void run_cancel(void *op)
+{
+    graphs_run_t *run = (graphs_run_t *) op;
+
+    if (NULL != run->child) {
+        run->child->cancelled = true;
+        ompi_queue_exec_cancel(&run->child->exec);
+    }
+}
+
+static const ompi_queue_exec_op_ops_t graphs_run_ops = {
+    .start = run_start,
+    .finish = run_finish,
+    .release = run_release,
+    .progress = run_progress,
+    .cancel = run_cancel,
+};
+
+/* load def's nodes into exec as an activation with its variables in inst
+ * (each node holds a reference to inst) */
+static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst)
+{
+    graphs_block_t *block;
+    int base = exec->nnodes, coll_base = exec->coll_count, deps[64], pos_small[64];
+    int *pos = pos_small;
+
+    if (0 == def->nnodes) {
+        return MPI_SUCCESS;
+    }
+    block = malloc(sizeof(*block) + def->nnodes * sizeof(graphs_run_t));
+    if (def->nnodes > 64) {
+        pos = malloc(def->nnodes * sizeof(int));
+    }
+    if (NULL == block || NULL == pos) {
+        free(block);
+        if (pos != pos_small) {
+            free(pos);
+        }
+        return MPI_ERR_NO_MEM;
+    }
+    block->left = def->nnodes;
+    /* nodes go in in topological order (a dependency may name a later op
+     * ID: set_dep_op); pos maps a node to its executor index */
+    for (int k = 0; k < def->nnodes; ++k) {
+        pos[def->order[k]] = base + k;
+    }
+    for (int k = 0; k < def->nnodes; ++k) {
+        int i = def->order[k];
+        graphs_dnode_t *dn = &def->nodes[i];
+        graphs_run_t *r = &block->runs[i];
+        int *dp = deps, idx;
+
+        r->inst = inst;
+        r->idx = i;
+        r->block = block;
+        r->tcopy = NULL;
+        r->child = NULL;
+        if (dn->ndeps > 64 && NULL == (dp = malloc(dn->ndeps * sizeof(int)))) {
+            idx = -1;
+        } else {
+            for (int q = 0; q < dn->ndeps; ++q) {
+                dp[q] = pos[dn->deps[q]];
+            }
+            idx = ompi_queue_exec_add(exec, &graphs_run_ops, r, dn->flags, dn->ndeps, dp, false);
+            if (dp != deps) {
+                free(dp);
+            }
+        }
+        if (0 > idx) {
+            /* the runs not handed to the executor go; the execution fails */
+            block->left -= def->nnodes - k;
+            if (0 == block->left) {
+                free(block);
+            }
+            if (pos != pos_small) {
+                free(pos);
+            }
+            return MPI_ERR_NO_MEM;
+        }
+        OBJ_RETAIN(inst);
+        /* collectives start in op-ID order, whatever the load order */
+        if (0 <= def->coll_rank[i]) {
+            exec->nodes[idx].coll_seq = coll_base + def->coll_rank[i];
+        }
+    }
+    if (pos != pos_small) {
+        free(pos);
+    }
+    return MPI_SUCCESS;
+}
+
+int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *parent)
+{
+    graphs_inst_t *inst;
+    int rc = inst_new(def, parent, exec, &inst);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = gdef_load_with(exec, def, inst);
+    OBJ_RELEASE(inst);
+    return rc;
+}
+
+int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
+{
+    /* a one-node graph around the token, whose node runs the token as a
+     * sub-execution, appended behind the stream's previous token */
+    graphs_gdef_t *d = OBJ_NEW(graphs_gdef_t);
+    graphs_inst_t *inst = NULL;
+    graphs_block_t *block = NULL;
+    int rc = MPI_ERR_NO_MEM;
+
+    if (NULL == d) {
+        return MPI_ERR_NO_MEM;
+    }
+    d->nnodes = 1;
+    d->nodes = calloc(1, sizeof(graphs_dnode_t));
+    d->order = calloc(1, sizeof(int));
+    d->coll_rank = malloc(sizeof(int));
+    d->init = calloc(1, 1);
+    block = malloc(sizeof(*block) + sizeof(graphs_run_t));
+    if (NULL == d->nodes || NULL == d->order || NULL == d->coll_rank || NULL == d->init
+        || NULL == block) {
+        goto out;
+    }
+    d->coll_rank[0] = -1;
+    d->nodes[0].type = GRAPHS_GN_TOKEN;
+    d->nodes[0].cmp = -1;
+    OBJ_RETAIN(token);
+    d->nodes[0].token = token;
+    rc = inst_new(d, NULL, exec, &inst);
+    if (MPI_SUCCESS != rc) {
+        goto out;
+    }
+    block->left = 1;
+    block->runs[0].inst = inst;
+    block->runs[0].idx = 0;
+    block->runs[0].block = block;
+    block->runs[0].tcopy = NULL;
+    block->runs[0].child = NULL;
+    if (0 > ompi_queue_exec_add(exec, &graphs_run_ops, &block->runs[0], 0, 0, NULL, true)) {
+        OBJ_RELEASE(inst);
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    block = NULL;
+    rc = MPI_SUCCESS;
+out:
+    free(block);
+    OBJ_RELEASE(d);
+    return rc;
+}
+
+int graphs_exec_error_op(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
+{
+    if (NULL == token || GRAPHS_OP_GRAPH != token->kind || exec->error_node < 0
+        || exec->error_node >= exec->nnodes) {
+        return MPIX_DEP_NONE;
+    }
+    return ((graphs_run_t *) exec->nodes[exec->error_node].op)->idx + 1;
+}
+
+/* --------------------------------------------- variable-bound arguments */
+
+static inline void *field(ompi_mpix_token_t *t, size_t off)
+{
+    return (char *) t + off;
+}
+
+int graphs_token_resolve(const ompi_mpix_token_t *t, graphs_inst_t *inst, ompi_mpix_token_t *copy)
+{
+    memcpy(copy, t, sizeof(*t));
+    for (int i = 0; i < t->nvb; ++i) {
+        const graphs_vbind_t *vb = &t->vb[i];
+        graphs_var_t *v = NULL;
+        void *p = graphs_inst_var(inst, vb->var, &v);
+        int64_t x = 0;
+
+        if (NULL == p) {
+            return MPI_ERR_ARG;
+        }
+        switch (vb->enc) {
+        case GRAPHS_VE_STORAGE:
+            *(void **) field(copy, vb->off) = p;
+            break;
+        case GRAPHS_VE_VALUE:
+            memcpy(field(copy, vb->off), p, sizeof(void *));
+            if (NULL == *(void **) field(copy, vb->off)) {
+                return (offsetof(ompi_mpix_token_t, comm) == vb->off) ? MPI_ERR_COMM : MPI_ERR_ARG;
+            }
+            break;
+        case GRAPHS_VE_ADDR:
+            if (!graphs_var_to_i64(v->dtype, p, &x)) {
+                return MPI_ERR_ARG;
+            }
+            *(void **) field(copy, vb->off) = (void *) (intptr_t) x;
+            break;
+        default:
+            if (!graphs_var_to_i64(v->dtype, p, &x)) {
+                return MPI_ERR_ARG;
+            }
+            if (GRAPHS_FT_INT == vb->ftype) {
+                if (x < INT_MIN || x > INT_MAX || (GRAPHS_VR_COUNT == vb->role && x < 0)) {
+                    return (GRAPHS_VR_COUNT == vb->role) ? MPI_ERR_COUNT : MPI_ERR_ARG;
+                }
+                *(int *) field(copy, vb->off) = (int) x;
+            } else {
+                if (GRAPHS_VR_COUNT == vb->role && x < 0) {
+                    return MPI_ERR_COUNT;
+                }
+                *(int64_t *) field(copy, vb->off) = x;
+            }
+            break;
+        }
+    }
+    /* range checks that the _def could not make */
+    for (int i = 0; i < t->nvb; ++i) {
+        const graphs_vbind_t *vb = &t->vb[i];
+        graphs_var_t *v = NULL;
+        void *p = graphs_inst_var(inst, vb->var, &v);
+        int x = (GRAPHS_FT_INT == vb->ftype) ? *(int *) field(copy, vb->off) : 0;
+
+        switch (vb->role) {
+        case GRAPHS_VR_RANK:
+            if (MPI_PROC_NULL != x && MPI_ANY_SOURCE != x
+                && (NULL == copy->comm || ompi_comm_peer_invalid(copy->comm, x))) {
+                return MPI_ERR_RANK;
+            }
+            break;
+        case GRAPHS_VR_ROOT:
+            if (NULL == copy->comm || x < 0 || x >= ompi_comm_size(copy->comm)) {
+                return MPI_ERR_ROOT;
+            }
+            break;
+        case GRAPHS_VR_TAG:
+            if (x < 0 && MPI_ANY_TAG != x) {
+                return MPI_ERR_TAG;
+            }
+            break;
+        case GRAPHS_VR_BUF:
+            if (GRAPHS_VE_STORAGE == vb->enc && 0 <= vb->count_off && 0 <= vb->dtype_off) {
+                int count = *(int *) field(copy, vb->count_off);
+                ompi_datatype_t *dt = *(ompi_datatype_t **) field(copy, vb->dtype_off);
+                ptrdiff_t lb, extent;
+                size_t size;
+                ompi_datatype_get_extent(dt, &lb, &extent);
+                ompi_datatype_type_size(dt, &size);
+                if (0 < count
+                    && (size_t) ((count - 1) * extent) + size > v->size) {
+                    return MPI_ERR_BUFFER;
+                }
+            }
+            break;
+        default:
+            break;
+        }
+        (void) p;
+    }
+    /* a communicator from a variable: the literal ranks and roots too */
+    for (int i = 0; i < t->nvb; ++i) {
+        if (offsetof(ompi_mpix_token_t, comm) != t->vb[i].off) {
+            continue;
+        }
+        switch (copy->kind) {
+        case GRAPHS_OP_SEND:
+        case GRAPHS_OP_RECV:
+            if (MPI_PROC_NULL != copy->a.p2p.peer && MPI_ANY_SOURCE != copy->a.p2p.peer
+                && ompi_comm_peer_invalid(copy->comm, copy->a.p2p.peer)) {
+                return MPI_ERR_RANK;
+            }
+            break;
+        case GRAPHS_OP_SENDRECV:
+            if ((MPI_PROC_NULL != copy->a.sr.send.peer
+                 && ompi_comm_peer_invalid(copy->comm, copy->a.sr.send.peer))
+                || (MPI_PROC_NULL != copy->a.sr.recv.peer && MPI_ANY_SOURCE != copy->a.sr.recv.peer
+                    && ompi_comm_peer_invalid(copy->comm, copy->a.sr.recv.peer))) {
+                return MPI_ERR_RANK;
+            }
+            break;
+        case GRAPHS_OP_BCAST:
+        case GRAPHS_OP_REDUCE:
+            if (copy->a.coll.root < 0 || copy->a.coll.root >= ompi_comm_size(copy->comm)) {
+                return MPI_ERR_ROOT;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return MPI_SUCCESS;
+}

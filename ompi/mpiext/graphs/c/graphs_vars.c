@@ -1,0 +1,283 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Graph variables: the local datatypes, the comparison operations of
+ * MPIX_Graph_var_reduce, the argument sentinels (MPIX_VAR*), and the typed
+ * reads, writes and reductions of variable values (spec 1.5).
+ */
+
+#include "ompi_config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ompi/mpiext/graphs/c/graphs.h"
+
+char ompi_mpix_var_sentinel[2][MPIX_GRAPH_VAR_MAX];
+MPI_Op ompi_mpix_cmp_ops[6];
+MPI_Datatype ompi_mpix_local_types[13];
+
+static const char *const local_type_names[13] = {
+    "MPI_LOCAL_TYPE_COMM", "MPI_LOCAL_TYPE_DATATYPE", "MPI_LOCAL_TYPE_ERRHANDLER",
+    "MPI_LOCAL_TYPE_FILE", "MPI_LOCAL_TYPE_GROUP", "MPI_LOCAL_TYPE_INFO",
+    "MPI_LOCAL_TYPE_MESSAGE", "MPI_LOCAL_TYPE_OP", "MPI_LOCAL_TYPE_REQUEST",
+    "MPI_LOCAL_TYPE_SESSION", "MPI_LOCAL_TYPE_STATUS", "MPI_LOCAL_TYPE_STRING",
+    "MPI_LOCAL_TYPE_WIN",
+};
+
+/* never called: the comparison ops are only recognized by var_reduce */
+static void cmp_op_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void) in;
+    (void) inout;
+    (void) len;
+    (void) dt;
+}
+
+int graphs_vars_init(void)
+{
+    for (int i = 0; i < 13; ++i) {
+        size_t sz = (10 == i) ? sizeof(MPI_Status) : sizeof(void *);
+        ompi_datatype_t *t = NULL;
+        if (OMPI_SUCCESS != ompi_datatype_create_contiguous((int) sz, &ompi_mpi_byte.dt, &t)
+            || OMPI_SUCCESS != ompi_datatype_commit(&t)) {
+            return OMPI_ERROR;
+        }
+        strncpy(t->name, local_type_names[i], MPI_MAX_OBJECT_NAME - 1);
+        ompi_mpix_local_types[i] = t;
+    }
+    for (int i = 0; i < 6; ++i) {
+        ompi_mpix_cmp_ops[i] = ompi_op_create_user(true, (ompi_op_fortran_handler_fn_t *) cmp_op_fn);
+        if (NULL == ompi_mpix_cmp_ops[i]) {
+            return OMPI_ERROR;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+void graphs_vars_fini(void)
+{
+    for (int i = 0; i < 13; ++i) {
+        if (NULL != ompi_mpix_local_types[i]) {
+            ompi_datatype_destroy(&ompi_mpix_local_types[i]);
+            ompi_mpix_local_types[i] = NULL;
+        }
+    }
+    for (int i = 0; i < 6; ++i) {
+        if (NULL != ompi_mpix_cmp_ops[i]) {
+            OBJ_RELEASE(ompi_mpix_cmp_ops[i]);
+            ompi_mpix_cmp_ops[i] = NULL;
+        }
+    }
+}
+
+int graphs_local_type_index(ompi_datatype_t *dtype)
+{
+    for (int i = 0; i < 13; ++i) {
+        if (ompi_mpix_local_types[i] == dtype) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+int graphs_cmp_index(ompi_op_t *op)
+{
+    for (int i = 0; i < 6; ++i) {
+        if (ompi_mpix_cmp_ops[i] == op) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+int graphs_var_check_type(ompi_datatype_t *dtype)
+{
+    size_t size;
+
+    if (NULL == dtype || MPI_DATATYPE_NULL == dtype) {
+        return MPI_ERR_TYPE;
+    }
+    if (0 <= graphs_local_type_index(dtype)) {
+        return MPI_SUCCESS;
+    }
+    if (!ompi_datatype_is_predefined(dtype)) {
+        return MPI_ERR_TYPE;
+    }
+    ompi_datatype_type_size(dtype, &size);
+    if (0 == size || size > GRAPHS_VAR_BYTES) {
+        return MPI_ERR_TYPE;
+    }
+    return MPI_SUCCESS;
+}
+
+typedef enum { VT_NONE, VT_SIGNED, VT_UNSIGNED, VT_FLOAT } vt_kind_t;
+
+static vt_kind_t var_kind(ompi_datatype_t *t, size_t *size)
+{
+    ompi_datatype_type_size(t, size);
+    if (t == &ompi_mpi_float.dt || t == &ompi_mpi_double.dt) {
+        return VT_FLOAT;
+    }
+    if (t == &ompi_mpi_int.dt || t == &ompi_mpi_long.dt || t == &ompi_mpi_long_long_int.dt
+        || t == &ompi_mpi_short.dt || t == &ompi_mpi_signed_char.dt || t == &ompi_mpi_char.dt
+        || t == &ompi_mpi_int8_t.dt || t == &ompi_mpi_int16_t.dt || t == &ompi_mpi_int32_t.dt
+        || t == &ompi_mpi_int64_t.dt || t == &ompi_mpi_aint.dt || t == &ompi_mpi_count.dt
+        || t == &ompi_mpi_offset.dt) {
+        return VT_SIGNED;
+    }
+    if (t == &ompi_mpi_unsigned.dt || t == &ompi_mpi_unsigned_long.dt
+        || t == &ompi_mpi_unsigned_long_long.dt || t == &ompi_mpi_unsigned_short.dt
+        || t == &ompi_mpi_unsigned_char.dt || t == &ompi_mpi_uint8_t.dt
+        || t == &ompi_mpi_uint16_t.dt || t == &ompi_mpi_uint32_t.dt
+        || t == &ompi_mpi_uint64_t.dt || t == &ompi_mpi_c_bool.dt) {
+        return VT_UNSIGNED;
+    }
+    return VT_NONE;
+}
+
+bool graphs_var_to_i64(ompi_datatype_t *dtype, const void *p, int64_t *v)
+{
+    size_t size;
+    vt_kind_t k = var_kind(dtype, &size);
+
+    if (VT_SIGNED == k) {
+        switch (size) {
+        case 1: *v = *(const int8_t *) p; return true;
+        case 2: *v = *(const int16_t *) p; return true;
+        case 4: *v = *(const int32_t *) p; return true;
+        case 8: *v = *(const int64_t *) p; return true;
+        }
+    } else if (VT_UNSIGNED == k) {
+        switch (size) {
+        case 1: *v = *(const uint8_t *) p; return true;
+        case 2: *v = *(const uint16_t *) p; return true;
+        case 4: *v = *(const uint32_t *) p; return true;
+        case 8: *v = (int64_t) *(const uint64_t *) p; return true;
+        }
+    }
+    return false;
+}
+
+bool graphs_var_from_i64(ompi_datatype_t *dtype, void *p, int64_t v)
+{
+    size_t size;
+    vt_kind_t k = var_kind(dtype, &size);
+
+    if (VT_SIGNED != k && VT_UNSIGNED != k) {
+        return false;
+    }
+    switch (size) {
+    case 1: *(int8_t *) p = (int8_t) v; return true;
+    case 2: *(int16_t *) p = (int16_t) v; return true;
+    case 4: *(int32_t *) p = (int32_t) v; return true;
+    case 8: *(int64_t *) p = v; return true;
+    }
+    return false;
+}
+
+static bool var_to_double(ompi_datatype_t *t, const void *p, double *v)
+{
+    size_t size;
+    int64_t i;
+
+    if (VT_FLOAT == var_kind(t, &size)) {
+        *v = (4 == size) ? *(const float *) p : *(const double *) p;
+        return true;
+    }
+    if (graphs_var_to_i64(t, p, &i)) {
+        *v = (double) i;
+        return true;
+    }
+    return false;
+}
+
+int graphs_var_reduce_check(ompi_op_t *op, int cmp, ompi_datatype_t *t1, ompi_datatype_t *t2,
+                            ompi_datatype_t *tout)
+{
+    size_t size;
+
+    if (t1 != t2 || 0 <= graphs_local_type_index(t1) || 0 <= graphs_local_type_index(tout)) {
+        return MPI_ERR_TYPE;
+    }
+    if (0 <= cmp) {
+        if (VT_NONE == var_kind(t1, &size)) {
+            return MPI_ERR_TYPE;
+        }
+        return (VT_SIGNED == var_kind(tout, &size) || VT_UNSIGNED == var_kind(tout, &size))
+                   ? MPI_SUCCESS : MPI_ERR_TYPE;
+    }
+    if (tout != t1) {
+        return MPI_ERR_TYPE;
+    }
+    {
+        char *msg = NULL;
+        bool ok = ompi_op_is_valid(op, t1, &msg, "MPIX_Graph_var_reduce");
+        free(msg);
+        return ok ? MPI_SUCCESS : MPI_ERR_TYPE;
+    }
+}
+
+int graphs_var_reduce_compute(ompi_op_t *op, int cmp, ompi_datatype_t *t1, const void *in1,
+                              const void *in2, ompi_datatype_t *tout, void *out)
+{
+    if (0 <= cmp) {
+        int64_t a, b;
+        int r;
+        size_t size;
+        if (VT_FLOAT != var_kind(t1, &size) && graphs_var_to_i64(t1, in1, &a)
+            && graphs_var_to_i64(t1, in2, &b)) {
+            r = (0 == cmp) ? a <= b : (1 == cmp) ? a < b : (2 == cmp) ? a == b
+              : (3 == cmp) ? a != b : (4 == cmp) ? a > b : a >= b;
+        } else {
+            double x, y;
+            if (!var_to_double(t1, in1, &x) || !var_to_double(t1, in2, &y)) {
+                return MPI_ERR_TYPE;
+            }
+            r = (0 == cmp) ? x <= y : (1 == cmp) ? x < y : (2 == cmp) ? x == y
+              : (3 == cmp) ? x != y : (4 == cmp) ? x > y : x >= y;
+        }
+        return graphs_var_from_i64(tout, out, r) ? MPI_SUCCESS : MPI_ERR_TYPE;
+    } else {
+        /* out = in1 op in2, as MPI_Reduce_local on one element */
+        unsigned char tmp[GRAPHS_VAR_BYTES];
+        size_t size;
+        ompi_datatype_type_size(t1, &size);
+        memcpy(tmp, in2, size);
+        ompi_op_reduce(op, (void *) in1, tmp, 1, t1);
+        memcpy(out, tmp, size);
+        return MPI_SUCCESS;
+    }
+}
+
+int graphs_var_write(graphs_var_t *v, void *storage, const void *value)
+{
+    if (ompi_mpix_local_types[11] == v->dtype && NULL == storage) {
+        /* a template's string: deep copy */
+        const char *s = *(const char *const *) value;
+        char *c = (NULL != s) ? strdup(s) : NULL;
+        if (NULL != s && NULL == c) {
+            return MPI_ERR_NO_MEM;
+        }
+        free(v->str);
+        v->str = c;
+        memcpy(v->val, &c, sizeof(char *));
+        return MPI_SUCCESS;
+    }
+    memcpy(NULL != storage ? storage : (void *) v->val, value, v->size);
+    return MPI_SUCCESS;
+}
+
+int graphs_var_read(const graphs_var_t *v, const void *storage, void *value)
+{
+    memcpy(value, NULL != storage ? storage : (const void *) v->val, v->size);
+    return MPI_SUCCESS;
+}
