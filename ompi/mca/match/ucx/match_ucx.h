@@ -28,8 +28,10 @@
  * entry it reuses was consumed by then); a larger one straight into the
  * receiver's registered buffer (or a registered bounce buffer when the
  * receive is not contiguous), once the receiver started receive m.  The
- * data put is followed, after a fence, by the flag put: the receiver polls
- * the flag of the message it expects, and data is there when it shows.
+ * data put is followed by the flag put, ordered after it (a fence when both
+ * go into the region, over one lane; a flush of the endpoint when the data
+ * went into the receive buffer, over another): the receiver polls the
+ * flag of the message it expects, and data is there when it shows.
  */
 
 #ifndef MCA_MATCH_UCX_H

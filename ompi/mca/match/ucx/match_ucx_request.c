@@ -19,9 +19,11 @@
  *
  * Send m: waits for the grant its path needs (eager: receive m - DEPTH + 1
  * started, so that the ring entry it reuses has been consumed; direct:
- * receive m started), puts the data, fences, puts the flag m, and
- * completes when both puts completed locally; a synchronous send also
- * waits for the grant of receive m (its receive has started).
+ * receive m started), puts the data, orders (eager: a fence, the flag
+ * going over the same lane; direct: a flush of the endpoint, since the
+ * receive buffer is reached over another lane), puts the flag m, and
+ * completes when its puts completed locally; a synchronous send also waits
+ * for the grant of receive m (its receive has started).
  *
  * A start moves what it can at once; otherwise the request goes on the
  * active list, the only requests the progress callback advances.  UCX is
