@@ -7,21 +7,35 @@
 #
 # $HEADER$
 #
-# Matched-request channels against plain persistent requests on ob1 (shared
-# memory), each figure beside its baseline in the same run (medians of
-# interleaved rounds): the channel the framework chooses (sm), then the pml
-# channel (--mca match pml) for comparison.
-# Usage: bench/run-channels.sh
+# Matched-request channels against plain persistent requests, each figure
+# beside its baseline in the same run (medians of interleaved rounds): on
+# ob1 (shared memory) the channel the framework chooses (sm), then the pml
+# channel (--mca match pml) for comparison; on the UCX PML the ucx channel
+# (--mca match ucx,pml: both ranks share this node, so sm is left out), then
+# the pml channel.
+# Usage: bench/run-channels.sh [ob1|ucx] (default: both)
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 bench_build match_channels
 
-for chan in default pml; do
-    echo "== match channel: $chan (PML ob1, btl self,sm)"
-    if [ "$chan" = default ]; then
-        bench_run2 ob1 match_channels --mca osc ^ucx
-    else
-        bench_run2 ob1 match_channels --mca osc ^ucx --mca match "$chan"
-    fi
-done
+which=${1:-all}
+
+if [ "$which" = all ] || [ "$which" = ob1 ]; then
+    for chan in default pml; do
+        echo "== match channel: $chan (PML ob1, btl self,sm)"
+        if [ "$chan" = default ]; then
+            bench_run2 ob1 match_channels --mca osc ^ucx
+        else
+            bench_run2 ob1 match_channels --mca osc ^ucx --mca match "$chan"
+        fi
+    done
+fi
+
+if [ "$which" = all ] || [ "$which" = ucx ]; then
+    for chan in ucx,pml pml; do
+        echo "== match channel: ${chan%,pml} (PML ucx)"
+        bench_run2 ucx match_channels --mca osc ^ucx --mca match "$chan" \
+            --mca match_base_fallback 0
+    done
+fi

@@ -14,8 +14,8 @@
  * with fewer shared-memory slots than pairs): sizes from zero to many
  * chunks and repeated starts, non-contiguous datatypes on either side,
  * truncation reported in the receive's status with nothing written past
- * the buffer (and, on sm, the count and data the PMLs leave open: argv[1]
- * "chan-sm"), synchronous sends that complete only once the receive has
+ * the buffer (and, on sm and ucx, the count and data the PMLs leave open:
+ * argv[1] "chan-sm" or "chan-ucx"), synchronous sends that complete only once the receive has
  * started, a send freed before its receive starts, a cancelled receive,
  * and 1000 pairs twice over with bounded memory.  Ranks 0 (sender) and 1
  * (receiver).
@@ -26,7 +26,7 @@
 #define PAIRS 1000
 
 static int rank;
-static int chan_sm; /* argv[1] "chan-sm": the pairs run on match/sm */
+static int chan_sm; /* argv[1] "chan-sm" or "chan-ucx": the pairs run on match/sm or match/ucx */
 
 static unsigned char pattern(size_t i, int iter)
 {
@@ -343,7 +343,7 @@ int main(int argc, char **argv)
     int size;
 
     qt_init(&argc, &argv);
-    chan_sm = argc > 1 && 0 == strcmp(argv[1], "chan-sm");
+    chan_sm = argc > 1 && (0 == strcmp(argv[1], "chan-sm") || 0 == strcmp(argv[1], "chan-ucx"));
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank < 2) {

@@ -41,6 +41,8 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
+
 #include "ompi/mca/mca.h"
 #include "opal/mca/base/base.h"
 
@@ -93,20 +95,32 @@ typedef int (*mca_match_base_module_match_p2p_fn_t)(struct mca_match_request_t *
 typedef enum {
     MCA_MATCH_CHANNEL_PML = 0, /**< the pairing module's PML channel (fallback) */
     MCA_MATCH_CHANNEL_SM = 1,  /**< shared memory between processes of one node */
-    MCA_MATCH_CHANNEL_UCX = 2, /**< reserved for match/ucx */
+    MCA_MATCH_CHANNEL_UCX = 2, /**< UCX remote memory access (puts and flags) */
 } mca_match_channel_id_t;
+
+/** Most bytes of a channel info's tail (remote keys, addresses). */
+#define MCA_MATCH_CHANNEL_TAIL_MAX 2048
 
 /**
  * What one side tells the other about its half of a channel, inside the
- * handshake messages.  The base fills channel and bytes; flags and word
- * belong to the channel component named by channel.
+ * handshake messages.  The base fills channel and bytes; flags, word and
+ * the tail belong to the channel component named by channel.  Only the
+ * tail_len bytes of the tail in use travel: a channel that needs no tail
+ * leaves tail_len at 0 and the handshake stays small.
  */
 typedef struct mca_match_channel_info_t {
     int32_t channel;  /**< mca_match_channel_id_t */
     uint32_t flags;   /**< component-defined */
     uint64_t bytes;   /**< packed size of this side's message (count x type size) */
     uint64_t word[3]; /**< component-defined */
+    uint32_t tail_len; /**< bytes of tail in use */
+    uint32_t pad;
+    uint8_t tail[MCA_MATCH_CHANNEL_TAIL_MAX]; /**< component-defined, variable length */
 } mca_match_channel_info_t;
+
+/** Bytes of an info that carry something: the fixed part and the tail in use. */
+#define MCA_MATCH_CHANNEL_INFO_SIZE(info) \
+    (offsetof(mca_match_channel_info_t, tail) + (size_t) (info)->tail_len)
 
 /**
  * Sender, before its offer leaves: may this module carry the pair, and

@@ -18,6 +18,7 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "opal/util/output.h"
@@ -79,7 +80,7 @@ int mca_match_base_channel_offer(mca_match_request_t *req, mca_match_channel_inf
 {
     ompi_proc_t *peer = NULL;
 
-    memset(offer, 0, sizeof(*offer));
+    memset(offer, 0, offsetof(mca_match_channel_info_t, tail));
     offer->channel = MCA_MATCH_CHANNEL_PML;
     offer->bytes = match_base_bytes(req);
     if (0 <= req->mr_desc.peer) {
@@ -94,6 +95,7 @@ int mca_match_base_channel_offer(mca_match_request_t *req, mca_match_channel_inf
             return OMPI_SUCCESS;
         }
         offer->flags = 0;
+        offer->tail_len = 0;
         memset(offer->word, 0, sizeof(offer->word));
         if (OMPI_SUCCESS != match_base_channel_declined(req, "sender", module, ret)) {
             return OMPI_ERROR;
@@ -109,7 +111,7 @@ int mca_match_base_channel_accept(mca_match_request_t *req, int source,
     mca_match_base_module_t *module = match_base_channel_find(offer->channel);
     int ret;
 
-    memset(accept, 0, sizeof(*accept));
+    memset(accept, 0, offsetof(mca_match_channel_info_t, tail));
     accept->channel = MCA_MATCH_CHANNEL_PML;
     accept->bytes = match_base_bytes(req);
     if (NULL != module) {
@@ -119,6 +121,7 @@ int mca_match_base_channel_accept(mca_match_request_t *req, int source,
             accept->channel = module->match_channel_id;
         } else {
             accept->flags = 0;
+            accept->tail_len = 0;
             memset(accept->word, 0, sizeof(accept->word));
             if (OMPI_SUCCESS != match_base_channel_declined(req, "receiver", module, ret)) {
                 return OMPI_ERROR;

@@ -43,7 +43,9 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "opal/class/opal_list.h"
 #include "opal/class/opal_pointer_array.h"
@@ -82,6 +84,16 @@ typedef struct {
     uint64_t offer_id; /**< chosen by the sender, echoed by the receiver */
     mca_match_channel_info_t info; /**< the channel proposed (OFFER) or chosen (ACCEPT) */
 } match_pml_msg_t;
+
+/** Bytes of a handshake message that travel: the info's tail is sent only
+ * as far as it is used. */
+#define MATCH_PML_MSG_SIZE(msg) \
+    (offsetof(match_pml_msg_t, info) + MCA_MATCH_CHANNEL_INFO_SIZE(&(msg)->info))
+
+static void match_pml_info_copy(mca_match_channel_info_t *dst, const mca_match_channel_info_t *src)
+{
+    memcpy(dst, src, MCA_MATCH_CHANNEL_INFO_SIZE(src));
+}
 
 /** An ACCEPT whose channel is this: the receiver's match failed, so fails
  * the sender's. */
@@ -346,8 +358,8 @@ static int match_pml_send_msg(ompi_communicator_t *comm, int peer, int tag, int3
     send->msg.tag = value;
     send->msg.pad = 0;
     send->msg.offer_id = offer_id;
-    send->msg.info = *info;
-    ret = MCA_PML_CALL(isend(&send->msg, sizeof(send->msg), MPI_BYTE, peer, tag,
+    match_pml_info_copy(&send->msg.info, info);
+    ret = MCA_PML_CALL(isend(&send->msg, MATCH_PML_MSG_SIZE(&send->msg), MPI_BYTE, peer, tag,
                              MCA_PML_BASE_SEND_STANDARD, comm, &send->req));
     if (OMPI_SUCCESS != ret) {
         OBJ_RELEASE(send);
@@ -409,7 +421,7 @@ static void match_pml_on_offer(match_pml_comm_t *state, int source, const match_
     offer->source = source;
     offer->tag = msg->tag;
     offer->offer_id = msg->offer_id;
-    offer->info = msg->info;
+    match_pml_info_copy(&offer->info, &msg->info);
     opal_list_append(&state->unexpected, &offer->super);
 }
 
@@ -447,15 +459,25 @@ static void match_pml_on_accept(match_pml_comm_t *state, int source, const match
 static int match_pml_poll(match_pml_comm_t *state, ompi_request_t **req, match_pml_msg_t *buf,
                           bool offer)
 {
-    match_pml_msg_t msg;
+    static match_pml_msg_t msg; /* under the lock; too large for the stack of every thread */
+    size_t got;
     int source;
 
     if (NULL == *req || !REQUEST_COMPLETE(*req)) {
         return 0;
     }
-    msg = *buf;
+    got = (*req)->req_status._ucount;
     source = (*req)->req_status.MPI_SOURCE;
     (*req)->req_state = OMPI_REQUEST_INACTIVE;
+    if (got >= offsetof(match_pml_msg_t, info.tail) && MCA_MATCH_CHANNEL_TAIL_MAX >= buf->info.tail_len
+        && got == MATCH_PML_MSG_SIZE(buf)) {
+        memcpy(&msg, buf, got);
+    } else {
+        opal_output_verbose(MCA_BASE_VERBOSE_WARN, OMPI_MATCH_BASE_OUTPUT,
+                            "match:pml: handshake message of %zu bytes from %d ignored", got,
+                            source);
+        (*req)->req_status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    }
     if (MPI_SUCCESS == (*req)->req_status.MPI_ERROR) {
         if (offer) {
             match_pml_on_offer(state, source, &msg);

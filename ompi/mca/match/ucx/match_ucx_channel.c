@@ -1,0 +1,344 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Setting a channel up at match time.  Both sides decide from the same
+ * facts: the bytes moved per message (the smaller of the two sizes: a
+ * larger send is truncated, and every receive reports MPI_ERR_TRUNCATE in
+ * its status, as match/sm does) and whether messages go through the
+ * receiver's ring (eager) or straight into its buffer.  Everything that can
+ * fail on the receiver's side (endpoint, remote keys, registration) is done
+ * in accept, which then chooses the fallback.
+ *
+ * Offer: flags MATCH_UCX_CONTIGUOUS; word 0 the sender's slot address,
+ *        word 1 its slot, word 2 its generation; tail: worker address,
+ *        region key.
+ * Accept: flags MATCH_UCX_EAGER; word 0 the receiver's slot address,
+ *        word 1 the address direct messages go to, word 2 the ring entry
+ *        size and (above bit 32) the slot's generation; tail: worker
+ *        address, region key, buffer key (direct).
+ */
+
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "opal/mca/accelerator/accelerator.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/base/match_request.h"
+#include "ompi/mca/match/ucx/match_ucx.h"
+#include "ompi/proc/proc.h"
+
+#define MATCH_UCX_CONTIGUOUS 0x1u
+#define MATCH_UCX_EAGER 0x2u
+
+/* the tail: three lengths, then the pieces one after the other */
+typedef struct {
+    uint32_t len[3];
+    uint32_t pad;
+} match_ucx_tail_t;
+
+static int match_ucx_tail_pack(mca_match_channel_info_t *info, const void *piece[3],
+                               const size_t len[3])
+{
+    match_ucx_tail_t head = {{0, 0, 0}, 0};
+    size_t at = sizeof(head);
+
+    for (int i = 0; i < 3; ++i) {
+        if (at + len[i] > MCA_MATCH_CHANNEL_TAIL_MAX) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        head.len[i] = (uint32_t) len[i];
+        if (0 < len[i]) {
+            memcpy(info->tail + at, piece[i], len[i]);
+        }
+        at += len[i];
+    }
+    memcpy(info->tail, &head, sizeof(head));
+    info->tail_len = (uint32_t) at;
+    return OMPI_SUCCESS;
+}
+
+static bool match_ucx_tail_piece(const mca_match_channel_info_t *info, int which,
+                                 const void **piece, size_t *len)
+{
+    match_ucx_tail_t head;
+    size_t at = sizeof(head);
+
+    if (info->tail_len < sizeof(head)) {
+        return false;
+    }
+    memcpy(&head, info->tail, sizeof(head));
+    for (int i = 0; i < which; ++i) {
+        at += head.len[i];
+    }
+    if (at + head.len[which] > info->tail_len) {
+        return false;
+    }
+    *piece = info->tail + at;
+    *len = head.len[which];
+    return true;
+}
+
+static bool match_ucx_on_device(const void *buf)
+{
+    int dev_id;
+    uint64_t flags;
+
+    return NULL != buf && 0 < opal_accelerator.check_addr(buf, &dev_id, &flags);
+}
+
+static bool match_ucx_applies(const mca_match_request_t *request, struct ompi_proc_t *peer)
+{
+    if (NULL == peer) {
+        return false;
+    }
+    if (!mca_match_ucx_component.same_node
+        && (OPAL_PROC_ON_LOCAL_NODE(peer->super.proc_flags) || peer == ompi_proc_local())) {
+        return false;
+    }
+    return !match_ucx_on_device(request->mr_desc.buf);
+}
+
+static bool match_ucx_contiguous(const mca_match_request_t *request)
+{
+    return opal_datatype_is_contiguous_memory_layout(&request->mr_desc.datatype->super,
+                                                     request->mr_desc.count);
+}
+
+static int match_ucx_offer(mca_match_request_t *request, struct ompi_proc_t *peer,
+                           mca_match_channel_info_t *info)
+{
+    const void *piece[3] = {NULL, NULL, NULL};
+    size_t len[3] = {0, 0, 0};
+    uint32_t index, generation;
+    uint64_t address;
+    int ret;
+
+    if (MCA_PML_BASE_SEND_BUFFERED == request->mr_desc.mode) {
+        /* a buffered start must complete locally before its receive
+         * starts: the attached buffer is the fallback's business */
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    if (!match_ucx_applies(request, peer)) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+    ret = mca_match_ucx_open_worker();
+    if (OMPI_SUCCESS == ret) {
+        ret = mca_match_ucx_slot_alloc(&index, &address, &generation);
+    }
+    if (OMPI_SUCCESS == ret) {
+        (void) mca_match_ucx_own_address((const ucp_address_t **) &piece[0], &len[0]);
+        (void) mca_match_ucx_region_rkey(&piece[1], &len[1]);
+        ret = match_ucx_tail_pack(info, piece, len);
+        if (OMPI_SUCCESS != ret) {
+            mca_match_ucx_slot_release(index);
+        }
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    info->flags = match_ucx_contiguous(request) ? MATCH_UCX_CONTIGUOUS : 0;
+    info->word[0] = address;
+    info->word[1] = index;
+    info->word[2] = generation;
+    return OMPI_SUCCESS;
+}
+
+/* lock held: the endpoint and the region key of the peer that sent info */
+static int match_ucx_reach(mca_match_ucx_request_t *req, struct ompi_proc_t *peer,
+                           const mca_match_channel_info_t *info)
+{
+    const void *address, *rkey;
+    size_t address_len, rkey_len;
+
+    if (!match_ucx_tail_piece(info, 0, &address, &address_len) || 0 == address_len
+        || !match_ucx_tail_piece(info, 1, &rkey, &rkey_len) || 0 == rkey_len) {
+        return OMPI_ERR_BAD_PARAM;
+    }
+    return mca_match_ucx_reach(peer, address, address_len, rkey, rkey_len, &req->ep,
+                               &req->slot_rkey);
+}
+
+static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *peer,
+                            const mca_match_channel_info_t *offer, mca_match_channel_info_t *info)
+{
+    const mca_match_ucx_component_t *c = &mca_match_ucx_component;
+    const void *piece[3] = {NULL, NULL, NULL};
+    size_t len[3] = {0, 0, 0};
+    void *data_rkey = NULL;
+    mca_match_ucx_request_t *req;
+    uint64_t address;
+    int ret;
+
+    if (!match_ucx_applies(request, peer)) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    req = mca_match_ucx_request_new(false, request->mr_desc.buf, request->mr_desc.count,
+                                    request->mr_desc.datatype, request->mr_desc.comm);
+    if (NULL == req) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    req->bytes = offer->bytes < info->bytes ? offer->bytes : info->bytes;
+    req->truncated = offer->bytes > info->bytes;
+    req->eager = req->bytes <= c->eager_limit;
+    req->entry = c->eager_limit;
+
+    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+    ret = mca_match_ucx_open_worker();
+    if (OMPI_SUCCESS != ret) {
+        goto err_unlock;
+    }
+    ret = mca_match_ucx_slot_alloc(&req->slot_index, &address, &req->own_gen);
+    if (OMPI_SUCCESS != ret) {
+        goto err_unlock;
+    }
+    req->has_slot = true;
+    req->word = (volatile uint64_t *) (uintptr_t) address;
+    req->ring = (unsigned char *) (uintptr_t) address + MCA_MATCH_UCX_LINE;
+    req->peer_slot = offer->word[0];
+    req->peer_gen = offer->word[2] << MCA_MATCH_UCX_COUNT_BITS;
+    ret = match_ucx_reach(req, peer, offer);
+    if (OMPI_SUCCESS != ret) {
+        goto err_unlock;
+    }
+    if (!req->eager) {
+        unsigned char *target = req->cptr;
+
+        if (!req->contiguous) {
+            req->bounce = malloc(req->bytes);
+            if (NULL == req->bounce) {
+                ret = OMPI_ERR_OUT_OF_RESOURCE;
+                goto err_unlock;
+            }
+            target = req->bounce;
+        }
+        ret = mca_match_ucx_mem_map(target, req->bytes, &req->bounce_mh);
+        if (OMPI_SUCCESS != ret) {
+            req->bounce_mh = NULL;
+            goto err_unlock;
+        }
+        ret = mca_match_ucx_rkey_pack(req->bounce_mh, &data_rkey, &len[2]);
+        if (OMPI_SUCCESS != ret) {
+            goto err_unlock;
+        }
+    }
+    (void) mca_match_ucx_own_address((const ucp_address_t **) &piece[0], &len[0]);
+    (void) mca_match_ucx_region_rkey(&piece[1], &len[1]);
+    piece[2] = data_rkey;
+    ret = match_ucx_tail_pack(info, piece, len);
+    if (NULL != data_rkey) {
+        ucp_rkey_buffer_release(data_rkey);
+    }
+    if (OMPI_SUCCESS != ret) {
+        goto err_unlock;
+    }
+    mca_match_ucx_progress_on();
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+
+    info->flags = req->eager ? MATCH_UCX_EAGER : 0;
+    info->word[0] = address;
+    info->word[1] = (uint64_t) (uintptr_t) (req->contiguous ? req->cptr : req->bounce);
+    info->word[2] = req->entry | ((uint64_t) req->own_gen << 32);
+    request->mr_inner = &req->super;
+    return OMPI_SUCCESS;
+
+err_unlock:
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+    OMPI_REQUEST_FINI(&req->super);
+    OBJ_RELEASE(req); /* the destructor releases what was acquired */
+    return ret;
+}
+
+static int match_ucx_connect(mca_match_request_t *request, const mca_match_channel_info_t *offer,
+                             const mca_match_channel_info_t *accept)
+{
+    mca_match_ucx_request_t *req;
+    struct ompi_proc_t *peer = ompi_comm_peer_lookup(request->mr_desc.comm, request->mr_peer);
+    const void *rkey;
+    size_t len;
+    int ret;
+
+    req = mca_match_ucx_request_new(true, request->mr_desc.buf, request->mr_desc.count,
+                                    request->mr_desc.datatype, request->mr_desc.comm);
+    if (NULL == req) {
+        OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+        mca_match_ucx_slot_release((uint32_t) offer->word[1]);
+        OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    req->slot_index = (uint32_t) offer->word[1];
+    req->has_slot = true;
+    req->word = (volatile uint64_t *) (uintptr_t) offer->word[0];
+    req->bytes = offer->bytes < accept->bytes ? offer->bytes : accept->bytes;
+    req->eager = 0 != (MATCH_UCX_EAGER & accept->flags);
+    req->entry = (size_t) (accept->word[2] & UINT32_MAX);
+    req->own_gen = (uint32_t) offer->word[2];
+    req->peer_gen = (accept->word[2] >> 32) << MCA_MATCH_UCX_COUNT_BITS;
+    req->peer_slot = accept->word[0];
+    req->peer_data = accept->word[1];
+    req->sync = MCA_PML_BASE_SEND_SYNCHRONOUS == request->mr_desc.mode;
+    if (!req->contiguous && 0 < req->bytes) {
+        req->bounce = malloc(req->bytes);
+        if (NULL == req->bounce) {
+            ret = OMPI_ERR_OUT_OF_RESOURCE;
+            goto err;
+        }
+    }
+
+    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+    ret = match_ucx_reach(req, peer, accept);
+    if (OMPI_SUCCESS == ret && !req->eager) {
+        if (!match_ucx_tail_piece(accept, 2, &rkey, &len) || 0 == len) {
+            ret = OMPI_ERR_BAD_PARAM;
+        } else if (UCS_OK != ucp_ep_rkey_unpack(req->ep, rkey, &req->data_rkey)) {
+            req->data_rkey = NULL;
+            ret = OMPI_ERR_UNREACH;
+        }
+    }
+    if (OMPI_SUCCESS == ret) {
+        mca_match_ucx_progress_on();
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+    if (OMPI_SUCCESS != ret) {
+        goto err;
+    }
+    request->mr_inner = &req->super;
+    return OMPI_SUCCESS;
+
+err:
+    opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ucx: cannot reach the receiver (error %d)", ret);
+    OMPI_REQUEST_FINI(&req->super);
+    OBJ_RELEASE(req);
+    return ret;
+}
+
+static void match_ucx_abandon(mca_match_request_t *request, const mca_match_channel_info_t *offer)
+{
+    (void) request;
+    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+    mca_match_ucx_slot_release((uint32_t) offer->word[1]);
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+}
+
+mca_match_base_module_t mca_match_ucx_module = {
+    .match_component = &mca_match_ucx_component.super,
+    .match_p2p = NULL,
+    .match_channel_id = MCA_MATCH_CHANNEL_UCX,
+    .match_channel_offer = match_ucx_offer,
+    .match_channel_accept = match_ucx_accept,
+    .match_channel_connect = match_ucx_connect,
+    .match_channel_abandon = match_ucx_abandon,
+};

@@ -1,0 +1,477 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The ucx component: channels over UCX remote memory access for pairs the
+ * sm component does not take (another node; or any peer once sm is
+ * deselected).  It only builds channels; pairing stays with the pml
+ * component.  Its UCX context, worker and region are made at the first
+ * pair that uses them, so a program that never matches pays nothing.
+ */
+
+#include "ompi_config.h"
+
+#include <string.h>
+
+#include "opal/class/opal_hash_table.h"
+#include "opal/class/opal_list.h"
+#include "opal/runtime/opal_progress.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/ucx/match_ucx.h"
+#include "ompi/proc/proc.h"
+
+opal_mutex_t mca_match_ucx_lock = OPAL_MUTEX_STATIC_INIT;
+
+/* A peer's worker as this process reaches it: the endpoint and the key of
+ * the peer's region, made once per peer and worker (the handshake carries
+ * them with every pair, so a peer whose worker changed, in a new session,
+ * gets a new record; the old one is closed at finalize). */
+typedef struct {
+    opal_list_item_t super;
+    ucp_ep_h ep;
+    ucp_rkey_h region_rkey;
+    size_t address_len;
+    size_t rkey_len;
+    unsigned char *blob;      /**< the worker address, then the packed region key */
+} match_ucx_peer_t;
+
+static void match_ucx_peer_construct(match_ucx_peer_t *p)
+{
+    p->ep = NULL;
+    p->region_rkey = NULL;
+    p->blob = NULL;
+}
+
+static void match_ucx_peer_destruct(match_ucx_peer_t *p)
+{
+    free(p->blob);
+}
+
+static OBJ_CLASS_INSTANCE(match_ucx_peer_t, opal_list_item_t, match_ucx_peer_construct,
+                          match_ucx_peer_destruct);
+
+static struct {
+    int state;                /**< 0 not tried, 1 open, -1 failed */
+    ucp_context_h context;
+    ucp_worker_h worker;
+    ucp_address_t *address;
+    size_t address_len;
+    ucp_mem_h region_mh;
+    unsigned char *region;
+    size_t slot_size;
+    void *region_rkey;
+    size_t region_rkey_len;
+    uint32_t *free_slots;     /**< stack of free slot indices */
+    uint32_t *generation;     /**< per slot: how often it was handed out */
+    uint32_t nfree;
+    opal_hash_table_t eps;    /**< ompi_proc_t * -> match_ucx_peer_t * */
+    opal_list_t peers;        /**< every match_ucx_peer_t made */
+    bool progressing;
+} match_ucx;
+
+static int match_ucx_register(void)
+{
+    mca_base_component_t *v = &mca_match_ucx_component.super.matchm_version;
+    mca_match_ucx_component_t *c = &mca_match_ucx_component;
+
+    c->priority = 30;
+    (void) mca_base_component_var_register(v, "priority",
+                                           "Priority of the ucx match component (channels over "
+                                           "UCX remote memory access; below sm, above pml)",
+                                           MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3,
+                                           MCA_BASE_VAR_SCOPE_READONLY, &c->priority);
+    c->max_channels = 4096;
+    (void) mca_base_component_var_register(v, "max_channels",
+                                           "Channel halves (matched sends and receives) of this "
+                                           "process that may use UCX at a time (the registered "
+                                           "region's size is fixed by it; later pairs fall back)",
+                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
+                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+                                           &c->max_channels);
+    c->eager_limit = 1024;
+    (void) mca_base_component_var_register(v, "eager_limit",
+                                           "Messages of up to this many bytes are put into a "
+                                           "ring of the receiver's (one may be in flight before "
+                                           "its receive starts); larger ones straight into the "
+                                           "receive buffer once the receive has started",
+                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
+                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+                                           &c->eager_limit);
+    c->same_node = true;
+    (void) mca_base_component_var_register(v, "same_node",
+                                           "Also serve pairs whose processes share a node (the "
+                                           "sm component, of higher priority, takes them first "
+                                           "when it is selected)",
+                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                           MCA_BASE_VAR_SCOPE_READONLY, &c->same_node);
+    return OMPI_SUCCESS;
+}
+
+static mca_match_base_module_t *match_ucx_init(int *priority)
+{
+    mca_match_ucx_component_t *c = &mca_match_ucx_component;
+
+    if (0 == c->max_channels) {
+        opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ucx: max_channels must be > 0");
+        return NULL;
+    }
+    c->eager_limit = (c->eager_limit + MCA_MATCH_UCX_LINE - 1) & ~(MCA_MATCH_UCX_LINE - 1u);
+    memset(&match_ucx, 0, sizeof(match_ucx));
+    *priority = c->priority;
+    return &mca_match_ucx_module;
+}
+
+/* lock held: let the peers acknowledge what this process put (over TCP
+ * a put is complete only once the peer's worker answered), for a while:
+ * a peer may be gone already */
+static void match_ucx_flush(void)
+{
+    ucp_request_param_t param = {.op_attr_mask = 0};
+    ucs_status_ptr_t req = ucp_worker_flush_nbx(match_ucx.worker, &param);
+
+    if (UCS_PTR_IS_PTR(req)) {
+        for (int i = 0; i < 1000000 && UCS_INPROGRESS == ucp_request_check_status(req); ++i) {
+            ucp_worker_progress(match_ucx.worker);
+        }
+        ucp_request_free(req);
+    }
+}
+
+/* lock held */
+static void match_ucx_close_eps(void)
+{
+    opal_list_item_t *item;
+
+    match_ucx_flush();
+
+    while (NULL != (item = opal_list_remove_first(&match_ucx.peers))) {
+        match_ucx_peer_t *peer = (match_ucx_peer_t *) item;
+        ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                                     .flags = UCP_EP_CLOSE_FLAG_FORCE};
+        ucs_status_ptr_t req;
+
+        if (NULL != peer->region_rkey) {
+            ucp_rkey_destroy(peer->region_rkey);
+        }
+        req = ucp_ep_close_nbx(peer->ep, &param);
+        if (UCS_PTR_IS_PTR(req)) {
+            while (UCS_INPROGRESS == ucp_request_check_status(req)) {
+                ucp_worker_progress(match_ucx.worker);
+            }
+            ucp_request_free(req);
+        }
+        OBJ_RELEASE(peer);
+    }
+}
+
+static void match_ucx_teardown(void)
+{
+    if (match_ucx.progressing) {
+        (void) opal_progress_unregister(mca_match_ucx_progress);
+        match_ucx.progressing = false;
+    }
+    if (1 == match_ucx.state) {
+        match_ucx_close_eps();
+    }
+    if (1 == match_ucx.state || -1 == match_ucx.state) {
+        OBJ_DESTRUCT(&match_ucx.eps);
+        OPAL_LIST_DESTRUCT(&match_ucx.peers);
+    }
+    if (NULL != match_ucx.region_rkey) {
+        ucp_rkey_buffer_release(match_ucx.region_rkey);
+    }
+    if (NULL != match_ucx.region_mh) {
+        (void) ucp_mem_unmap(match_ucx.context, match_ucx.region_mh);
+    }
+    if (NULL != match_ucx.address) {
+        ucp_worker_release_address(match_ucx.worker, match_ucx.address);
+    }
+    if (NULL != match_ucx.worker) {
+        ucp_worker_destroy(match_ucx.worker);
+    }
+    if (NULL != match_ucx.context) {
+        ucp_cleanup(match_ucx.context);
+    }
+    free(match_ucx.free_slots);
+    free(match_ucx.generation);
+    memset(&match_ucx, 0, sizeof(match_ucx));
+}
+
+/* lock held: the context, the worker and the region, once */
+int mca_match_ucx_open_worker(void)
+{
+    const mca_match_ucx_component_t *c = &mca_match_ucx_component;
+    ucp_config_t *config = NULL;
+    ucp_params_t params;
+    ucp_worker_params_t wparams;
+    ucp_mem_map_params_t mparams;
+    ucp_mem_attr_t attr;
+    ucs_status_t status;
+
+    if (0 != match_ucx.state) {
+        return 1 == match_ucx.state ? OMPI_SUCCESS : OMPI_ERR_NOT_AVAILABLE;
+    }
+    match_ucx.state = -1;
+    OBJ_CONSTRUCT(&match_ucx.eps, opal_hash_table_t);
+    OBJ_CONSTRUCT(&match_ucx.peers, opal_list_t);
+    if (OPAL_SUCCESS != opal_hash_table_init(&match_ucx.eps, 64)) {
+        goto err;
+    }
+    status = ucp_config_read("MPI", NULL, &config);
+    if (UCS_OK != status) {
+        goto err_ucx;
+    }
+    memset(&params, 0, sizeof(params));
+    params.field_mask = UCP_PARAM_FIELD_FEATURES;
+    params.features = UCP_FEATURE_RMA;
+    status = ucp_init(&params, config, &match_ucx.context);
+    ucp_config_release(config);
+    if (UCS_OK != status) {
+        goto err_ucx;
+    }
+    memset(&wparams, 0, sizeof(wparams));
+    wparams.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+    /* every call on the worker is made under mca_match_ucx_lock */
+    wparams.thread_mode = UCS_THREAD_MODE_SERIALIZED;
+    status = ucp_worker_create(match_ucx.context, &wparams, &match_ucx.worker);
+    if (UCS_OK != status) {
+        goto err_ucx;
+    }
+    status = ucp_worker_get_address(match_ucx.worker, &match_ucx.address,
+                                    &match_ucx.address_len);
+    if (UCS_OK != status) {
+        goto err_ucx;
+    }
+
+    /* allocated by UCX, so that its shared-memory transports map it */
+    match_ucx.slot_size = MCA_MATCH_UCX_LINE + (size_t) MCA_MATCH_UCX_DEPTH * c->eager_limit;
+    memset(&mparams, 0, sizeof(mparams));
+    mparams.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH
+                         | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
+    mparams.address = NULL;
+    mparams.length = match_ucx.slot_size * c->max_channels;
+    mparams.flags = UCP_MEM_MAP_ALLOCATE;
+    status = ucp_mem_map(match_ucx.context, &mparams, &match_ucx.region_mh);
+    if (UCS_OK != status) {
+        goto err_ucx;
+    }
+    attr.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS;
+    status = ucp_mem_query(match_ucx.region_mh, &attr);
+    if (UCS_OK != status) {
+        goto err_ucx;
+    }
+    match_ucx.region = attr.address;
+    status = ucp_rkey_pack(match_ucx.context, match_ucx.region_mh, &match_ucx.region_rkey,
+                           &match_ucx.region_rkey_len);
+    if (UCS_OK != status) {
+        goto err_ucx;
+    }
+    match_ucx.free_slots = malloc(c->max_channels * sizeof(uint32_t));
+    match_ucx.generation = calloc(c->max_channels, sizeof(uint32_t));
+    if (NULL == match_ucx.free_slots || NULL == match_ucx.generation) {
+        goto err;
+    }
+    for (uint32_t i = 0; i < c->max_channels; ++i) {
+        match_ucx.free_slots[i] = c->max_channels - 1 - i;
+    }
+    match_ucx.nfree = c->max_channels;
+    match_ucx.state = 1;
+    opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ucx: worker open (address %zu bytes), region of %u slots of "
+                        "%zu bytes",
+                        match_ucx.address_len, c->max_channels, match_ucx.slot_size);
+    return OMPI_SUCCESS;
+
+err_ucx:
+    opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ucx: cannot open a UCX worker with RMA (%s): pairs fall back",
+                        ucs_status_string(status));
+err:
+    match_ucx_teardown();
+    match_ucx.state = -1;
+    OBJ_CONSTRUCT(&match_ucx.eps, opal_hash_table_t);
+    OBJ_CONSTRUCT(&match_ucx.peers, opal_list_t);
+    return OMPI_ERR_NOT_AVAILABLE;
+}
+
+ucp_worker_h mca_match_ucx_worker(void)
+{
+    return match_ucx.worker;
+}
+
+int mca_match_ucx_own_address(const ucp_address_t **address, size_t *len)
+{
+    *address = match_ucx.address;
+    *len = match_ucx.address_len;
+    return OMPI_SUCCESS;
+}
+
+int mca_match_ucx_region_rkey(const void **rkey, size_t *len)
+{
+    *rkey = match_ucx.region_rkey;
+    *len = match_ucx.region_rkey_len;
+    return OMPI_SUCCESS;
+}
+
+/* lock held: the slot's word is cleared, its address and generation
+ * returned.  The peer writes the generation with every value, so that a
+ * late write meant for the slot's previous channel is not taken for one of
+ * this channel's. */
+int mca_match_ucx_slot_alloc(uint32_t *index, uint64_t *address, uint32_t *generation)
+{
+    unsigned char *slot;
+
+    if (0 == match_ucx.nfree) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    *index = match_ucx.free_slots[--match_ucx.nfree];
+    *generation = ++match_ucx.generation[*index] & MCA_MATCH_UCX_GEN_MASK;
+    slot = match_ucx.region + (size_t) *index * match_ucx.slot_size;
+    __atomic_store_n((uint64_t *) slot, 0, __ATOMIC_RELEASE);
+    *address = (uint64_t) (uintptr_t) slot;
+    return OMPI_SUCCESS;
+}
+
+/* lock held */
+void mca_match_ucx_slot_release(uint32_t index)
+{
+    if (1 == match_ucx.state) {
+        match_ucx.free_slots[match_ucx.nfree++] = index;
+    }
+}
+
+/* lock held: the endpoint to a peer's worker and the key of its region */
+int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t address_len,
+                        const void *rkey, size_t rkey_len, ucp_ep_h *ep, ucp_rkey_h *region_rkey)
+{
+    match_ucx_peer_t *peer = NULL;
+    ucp_ep_params_t params;
+    void *value;
+
+    if (OPAL_SUCCESS
+        == opal_hash_table_get_value_uint64(&match_ucx.eps, (uint64_t) (uintptr_t) proc, &value)) {
+        peer = (match_ucx_peer_t *) value;
+        if (peer->address_len != address_len || peer->rkey_len != rkey_len
+            || 0 != memcmp(peer->blob, address, address_len)
+            || 0 != memcmp(peer->blob + address_len, rkey, rkey_len)) {
+            peer = NULL;
+        }
+    }
+    if (NULL == peer) {
+        peer = OBJ_NEW(match_ucx_peer_t);
+        if (NULL == peer) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        peer->blob = malloc(address_len + rkey_len);
+        if (NULL == peer->blob) {
+            OBJ_RELEASE(peer);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        memcpy(peer->blob, address, address_len);
+        memcpy(peer->blob + address_len, rkey, rkey_len);
+        peer->address_len = address_len;
+        peer->rkey_len = rkey_len;
+        memset(&params, 0, sizeof(params));
+        params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+        params.address = (const ucp_address_t *) peer->blob;
+        if (UCS_OK != ucp_ep_create(match_ucx.worker, &params, &peer->ep)) {
+            peer->ep = NULL;
+            OBJ_RELEASE(peer);
+            return OMPI_ERR_UNREACH;
+        }
+        /* on the list before anything else can fail: closed at finalize */
+        opal_list_append(&match_ucx.peers, &peer->super);
+        if (UCS_OK != ucp_ep_rkey_unpack(peer->ep, rkey, &peer->region_rkey)) {
+            peer->region_rkey = NULL;
+            return OMPI_ERR_UNREACH;
+        }
+        if (OPAL_SUCCESS
+            != opal_hash_table_set_value_uint64(&match_ucx.eps, (uint64_t) (uintptr_t) proc,
+                                                peer)) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    *ep = peer->ep;
+    *region_rkey = peer->region_rkey;
+    return OMPI_SUCCESS;
+}
+
+/* lock held */
+int mca_match_ucx_mem_map(void *buf, size_t len, ucp_mem_h *mh)
+{
+    ucp_mem_map_params_t mparams;
+
+    memset(&mparams, 0, sizeof(mparams));
+    mparams.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+    mparams.address = buf;
+    mparams.length = len;
+    return UCS_OK == ucp_mem_map(match_ucx.context, &mparams, mh) ? OMPI_SUCCESS
+                                                                   : OMPI_ERR_OUT_OF_RESOURCE;
+}
+
+/* lock held */
+void mca_match_ucx_mem_unmap(ucp_mem_h mh)
+{
+    if (1 == match_ucx.state && NULL != mh) {
+        (void) ucp_mem_unmap(match_ucx.context, mh);
+    }
+}
+
+/* lock held */
+int mca_match_ucx_rkey_pack(ucp_mem_h mh, void **rkey, size_t *len)
+{
+    return UCS_OK == ucp_rkey_pack(match_ucx.context, mh, rkey, len) ? OMPI_SUCCESS
+                                                                     : OMPI_ERR_OUT_OF_RESOURCE;
+}
+
+bool mca_match_ucx_is_open(void)
+{
+    return 1 == match_ucx.state;
+}
+
+/* lock held */
+void mca_match_ucx_progress_on(void)
+{
+    if (!match_ucx.progressing) {
+        match_ucx.progressing = true;
+        (void) opal_progress_register(mca_match_ucx_progress);
+    }
+}
+
+static int match_ucx_finalize(void)
+{
+    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+    mca_match_ucx_request_fini();
+    if (0 != match_ucx.state) {
+        match_ucx_teardown();
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+    return OMPI_SUCCESS;
+}
+
+mca_match_ucx_component_t mca_match_ucx_component = {
+    .super = {
+        .matchm_version = {
+            MCA_MATCH_BASE_VERSION_1_0_0,
+            .mca_component_name = "ucx",
+            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                                  OMPI_RELEASE_VERSION),
+            .mca_register_component_params = match_ucx_register,
+        },
+        .matchm_data = {
+            MCA_BASE_METADATA_PARAM_NONE
+        },
+        .matchm_init = match_ucx_init,
+        .matchm_finalize = match_ucx_finalize,
+    },
+};

@@ -1,0 +1,439 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The two halves of a UCX channel as persistent requests.
+ *
+ * Receive m: the start grants it (puts m into the sender's slot, once: a
+ * cancelled receive's grant stands for the next start), then the request
+ * waits for the sender's flag to reach m, and copies the message out of
+ * the ring (eager) or the bounce buffer (non-contiguous), or finds it in
+ * place.
+ *
+ * Send m: waits for the grant its path needs (eager: receive m - DEPTH + 1
+ * started, so that the ring entry it reuses has been consumed; direct:
+ * receive m started), puts the data, orders (eager: a fence, the flag
+ * going over the same lane; direct: a flush of the endpoint, since the
+ * receive buffer is reached over another lane), puts the flag m, and
+ * completes when its puts completed locally; a synchronous send also waits
+ * for the grant of receive m (its receive has started).
+ *
+ * A start moves what it can at once; otherwise the request goes on the
+ * active list, the only requests the progress callback advances.  UCX is
+ * only called under mca_match_ucx_lock; completions run after the lock is
+ * dropped, since a completion may start another matched request.
+ */
+
+#include "ompi_config.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "opal/datatype/opal_convertor.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/ucx/match_ucx.h"
+
+#define MATCH_UCX_DONE_BATCH 32
+
+static mca_match_ucx_request_t *match_ucx_active = NULL;
+static volatile int32_t match_ucx_nactive = 0;
+
+static int match_ucx_start(size_t count, ompi_request_t **requests);
+static int match_ucx_free(ompi_request_t **request);
+static int match_ucx_cancel(ompi_request_t *request, int complete);
+
+static void match_ucx_request_construct(mca_match_ucx_request_t *req)
+{
+    memset(&req->next, 0, offsetof(mca_match_ucx_request_t, convertor)
+                              - offsetof(mca_match_ucx_request_t, next));
+    OBJ_CONSTRUCT(&req->convertor, opal_convertor_t);
+    req->super.req_start = match_ucx_start;
+    req->super.req_free = match_ucx_free;
+    req->super.req_cancel = match_ucx_cancel;
+}
+
+/* lock held: forget operations in flight (UCX completes them on its own) */
+static void match_ucx_drop_ops(mca_match_ucx_request_t *req)
+{
+    for (int i = 0; i < 2; ++i) {
+        if (NULL != req->ops[i]) {
+            ucp_request_free(req->ops[i]);
+            req->ops[i] = NULL;
+        }
+    }
+}
+
+static void match_ucx_request_destruct(mca_match_ucx_request_t *req)
+{
+    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+    if (mca_match_ucx_is_open()) {
+        match_ucx_drop_ops(req);
+        if (NULL != req->data_rkey) {
+            ucp_rkey_destroy(req->data_rkey);
+        }
+        mca_match_ucx_mem_unmap(req->bounce_mh);
+        if (req->has_slot) {
+            mca_match_ucx_slot_release(req->slot_index);
+        }
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+    free(req->bounce);
+    OBJ_DESTRUCT(&req->convertor);
+    if (NULL != req->datatype) {
+        OMPI_DATATYPE_RELEASE(req->datatype);
+    }
+}
+
+OBJ_CLASS_INSTANCE(mca_match_ucx_request_t, ompi_request_t, match_ucx_request_construct,
+                   match_ucx_request_destruct);
+
+mca_match_ucx_request_t *mca_match_ucx_request_new(bool is_send, void *buf, size_t count,
+                                                   struct ompi_datatype_t *datatype,
+                                                   struct ompi_communicator_t *comm)
+{
+    mca_match_ucx_request_t *req = OBJ_NEW(mca_match_ucx_request_t);
+    int ret;
+
+    if (NULL == req) {
+        return NULL;
+    }
+    OMPI_REQUEST_INIT(&req->super, true);
+    req->super.req_type = OMPI_REQUEST_PML;
+    req->super.req_mpi_object.comm = comm;
+    req->is_send = is_send;
+    /* the matched request's original request, which held it, is freed */
+    OMPI_DATATYPE_RETAIN(datatype);
+    req->datatype = datatype;
+    req->contiguous = opal_datatype_is_contiguous_memory_layout(&datatype->super, count);
+    req->cptr = (unsigned char *) buf + datatype->super.true_lb;
+    if (is_send) {
+        ret = opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &datatype->super,
+                                                       count, buf, 0, &req->convertor);
+    } else {
+        ret = opal_convertor_copy_and_prepare_for_recv(ompi_mpi_local_convertor, &datatype->super,
+                                                       count, buf, 0, &req->convertor);
+    }
+    if (OPAL_SUCCESS != ret) {
+        OMPI_REQUEST_FINI(&req->super);
+        OBJ_RELEASE(req);
+        return NULL;
+    }
+    return req;
+}
+
+/* lock held: one put; a pending operation is kept in ops[slot] */
+static int match_ucx_put(mca_match_ucx_request_t *req, int slot, const void *src, size_t len,
+                         uint64_t remote, ucp_rkey_h rkey)
+{
+    ucp_request_param_t param = {.op_attr_mask = 0};
+    ucs_status_ptr_t op = ucp_put_nbx(req->ep, src, len, remote, rkey, &param);
+
+    if (UCS_PTR_IS_ERR(op)) {
+        opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ucx: put of %zu bytes failed: %s", len,
+                            ucs_status_string(UCS_PTR_STATUS(op)));
+        req->status = MPI_ERR_OTHER;
+        return MPI_ERR_OTHER;
+    }
+    req->ops[slot] = UCS_PTR_IS_PTR(op) ? op : NULL;
+    return MPI_SUCCESS;
+}
+
+/* lock held: are the request's operations complete? */
+static bool match_ucx_ops_done(mca_match_ucx_request_t *req)
+{
+    for (int i = 0; i < 2; ++i) {
+        if (NULL != req->ops[i]) {
+            ucs_status_t status = ucp_request_check_status(req->ops[i]);
+            if (UCS_INPROGRESS == status) {
+                return false;
+            }
+            if (UCS_OK != status) {
+                req->status = MPI_ERR_OTHER;
+            }
+            ucp_request_free(req->ops[i]);
+            req->ops[i] = NULL;
+        }
+    }
+    return true;
+}
+
+static void match_ucx_pack(mca_match_ucx_request_t *req)
+{
+    struct iovec iov = {.iov_base = req->bounce, .iov_len = req->bytes};
+    uint32_t iov_count = 1;
+    size_t max_data = req->bytes, zero = 0;
+
+    (void) opal_convertor_set_position(&req->convertor, &zero);
+    (void) opal_convertor_pack(&req->convertor, &iov, &iov_count, &max_data);
+}
+
+static void match_ucx_unpack(mca_match_ucx_request_t *req, unsigned char *src)
+{
+    struct iovec iov = {.iov_base = src, .iov_len = req->bytes};
+    uint32_t iov_count = 1;
+    size_t max_data = req->bytes, zero = 0;
+
+    if (req->contiguous) {
+        if (src != req->cptr) {
+            memcpy(req->cptr, src, req->bytes);
+        }
+        return;
+    }
+    (void) opal_convertor_set_position(&req->convertor, &zero);
+    (void) opal_convertor_unpack(&req->convertor, &iov, &iov_count, &max_data);
+}
+
+/* the count in the own slot's word, 0 while the word holds a value meant
+ * for the slot's previous channel */
+static inline uint64_t match_ucx_word(const mca_match_ucx_request_t *req)
+{
+    uint64_t v = __atomic_load_n(req->word, __ATOMIC_ACQUIRE);
+
+    return (v >> MCA_MATCH_UCX_COUNT_BITS) == req->own_gen ? v & MCA_MATCH_UCX_COUNT_MASK : 0;
+}
+
+/* lock held: move what can be moved.  Returns true when the request is
+ * complete. */
+static bool match_ucx_advance(mca_match_ucx_request_t *req)
+{
+    uint64_t m = req->count + 1;
+
+    if (req->is_send) {
+        if (0 == req->stage) {
+            uint64_t grant = match_ucx_word(req);
+            const void *src = req->contiguous ? req->cptr : req->bounce;
+
+            if (req->eager ? grant + (MCA_MATCH_UCX_DEPTH - 1) < m : grant < m) {
+                return false;
+            }
+            req->count = m;
+            if (0 < req->bytes) {
+                uint64_t remote = req->eager ? req->peer_slot + MCA_MATCH_UCX_LINE
+                                                   + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry
+                                             : req->peer_data;
+                if (!req->contiguous) {
+                    match_ucx_pack(req);
+                }
+                if (MPI_SUCCESS
+                    != match_ucx_put(req, 0, src, req->bytes, remote,
+                                     req->eager ? req->slot_rkey : req->data_rkey)) {
+                    return true;
+                }
+                if (req->eager) {
+                    /* data and flag go into one region, over one lane,
+                     * where a fence orders them */
+                    (void) ucp_worker_fence(mca_match_ucx_worker());
+                } else {
+                    /* the receive buffer is reached over another lane (its
+                     * key is another memory domain's): the flag waits until
+                     * the data is remotely complete */
+                    ucp_request_param_t param = {.op_attr_mask = 0};
+                    ucs_status_ptr_t op = ucp_ep_flush_nbx(req->ep, &param);
+
+                    if (UCS_PTR_IS_ERR(op)) {
+                        req->status = MPI_ERR_OTHER;
+                        return true;
+                    }
+                    req->ops[1] = UCS_PTR_IS_PTR(op) ? op : NULL;
+                    req->stage = 1;
+                }
+            }
+            if (0 == req->stage) {
+                /* eager, or nothing to move: the flag follows at once */
+                req->put_word = req->peer_gen | req->count;
+                if (MPI_SUCCESS
+                    != match_ucx_put(req, 1, &req->put_word, sizeof(req->put_word),
+                                     req->peer_slot, req->slot_rkey)) {
+                    return true;
+                }
+                req->stage = 2;
+            }
+        }
+        if (1 == req->stage) {
+            if (!match_ucx_ops_done(req)) {
+                return false;
+            }
+            req->put_word = req->peer_gen | req->count;
+            if (MPI_SUCCESS
+                != match_ucx_put(req, 0, &req->put_word, sizeof(req->put_word), req->peer_slot,
+                                 req->slot_rkey)) {
+                return true;
+            }
+            req->stage = 2;
+        }
+        if (!match_ucx_ops_done(req)) {
+            return false;
+        }
+        /* a synchronous send completes once its receive has started */
+        return !req->sync || match_ucx_word(req) >= req->count;
+    }
+
+    if (0 == req->stage) {
+        if (req->granted < m) {
+            req->granted = m;
+            req->put_word = req->peer_gen | m;
+            if (MPI_SUCCESS
+                != match_ucx_put(req, 0, &req->put_word, sizeof(req->put_word), req->peer_slot,
+                                 req->slot_rkey)) {
+                return true;
+            }
+        }
+        req->stage = 1;
+    }
+    if (1 == req->stage) {
+        if (match_ucx_word(req) < m) {
+            return false;
+        }
+        if (0 < req->bytes) {
+            if (req->eager) {
+                match_ucx_unpack(req, req->ring + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry);
+            } else if (!req->contiguous) {
+                match_ucx_unpack(req, req->bounce);
+            }
+        }
+        req->count = m;
+        req->stage = 2;
+    }
+    return match_ucx_ops_done(req);
+}
+
+static void match_ucx_complete(mca_match_ucx_request_t *req)
+{
+    req->super.req_status.MPI_ERROR = req->status;
+    if (MPI_SUCCESS == req->status && req->truncated) {
+        req->super.req_status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    }
+    req->super.req_status._ucount = req->bytes;
+    ompi_request_complete(&req->super, true);
+}
+
+/* lock held */
+static void match_ucx_list_remove(mca_match_ucx_request_t *req)
+{
+    if (NULL != req->prev) {
+        req->prev->next = req->next;
+    } else {
+        match_ucx_active = req->next;
+    }
+    if (NULL != req->next) {
+        req->next->prev = req->prev;
+    }
+    req->next = req->prev = NULL;
+    match_ucx_nactive--;
+}
+
+static int match_ucx_start(size_t count, ompi_request_t **requests)
+{
+    for (size_t i = 0; i < count; ++i) {
+        mca_match_ucx_request_t *req = (mca_match_ucx_request_t *) requests[i];
+        bool done;
+
+        req->super.req_state = OMPI_REQUEST_ACTIVE;
+        req->super.req_complete = REQUEST_PENDING;
+        req->super.req_status.MPI_ERROR = MPI_SUCCESS;
+        req->super.req_status._cancelled = 0;
+        req->status = MPI_SUCCESS;
+        req->stage = 0;
+        OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+        done = match_ucx_advance(req);
+        if (!done) {
+            req->prev = NULL;
+            req->next = match_ucx_active;
+            if (NULL != match_ucx_active) {
+                match_ucx_active->prev = req;
+            }
+            match_ucx_active = req;
+            match_ucx_nactive++;
+        }
+        OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+        if (done) {
+            match_ucx_complete(req);
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_match_ucx_progress(void)
+{
+    mca_match_ucx_request_t *done[MATCH_UCX_DONE_BATCH];
+    mca_match_ucx_request_t *req, *next;
+    int ndone = 0;
+
+    /* the worker is progressed once it exists: a peer's puts over a
+     * transport without shared memory need this side's worker, also to
+     * acknowledge puts of channels freed since */
+    if (!mca_match_ucx_is_open()) {
+        return 0;
+    }
+    if (OPAL_THREAD_TRYLOCK(&mca_match_ucx_lock)) {
+        return 0;
+    }
+    if (mca_match_ucx_is_open()) {
+        (void) ucp_worker_progress(mca_match_ucx_worker());
+    }
+    for (req = match_ucx_active; NULL != req && ndone < MATCH_UCX_DONE_BATCH; req = next) {
+        next = req->next;
+        if (match_ucx_advance(req)) {
+            match_ucx_list_remove(req);
+            done[ndone++] = req;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+    for (int i = 0; i < ndone; ++i) {
+        match_ucx_complete(done[i]);
+    }
+    return ndone;
+}
+
+/* A receive whose message has not arrived can be cancelled (its grant
+ * stands: the message goes to the next start); a send cannot (its data may
+ * be on its way). */
+static int match_ucx_cancel(ompi_request_t *request, int complete)
+{
+    mca_match_ucx_request_t *req = (mca_match_ucx_request_t *) request;
+    bool cancelled = false;
+    (void) complete;
+
+    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+    if (!req->is_send && 2 > req->stage && (NULL != req->prev || match_ucx_active == req)
+        && match_ucx_word(req) <= req->count) {
+        match_ucx_list_remove(req);
+        match_ucx_drop_ops(req);
+        cancelled = true;
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+    if (cancelled) {
+        req->super.req_status._cancelled = 1;
+        req->super.req_status._ucount = 0;
+        ompi_request_complete(&req->super, true);
+    }
+    return OMPI_SUCCESS;
+}
+
+static int match_ucx_free(ompi_request_t **request)
+{
+    mca_match_ucx_request_t *req = (mca_match_ucx_request_t *) *request;
+
+    OMPI_REQUEST_FINI(&req->super);
+    OBJ_RELEASE(req);
+    *request = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+void mca_match_ucx_request_fini(void)
+{
+    match_ucx_active = NULL;
+    match_ucx_nactive = 0;
+}
