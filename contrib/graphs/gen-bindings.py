@@ -352,7 +352,7 @@ row("Token_free", "MPIX_Token *token",
                                                "MPIX_TOKEN_NULL or was freed or consumed");
     }
     /* requests, streams and graphs that use it hold their own reference */
-    graphs_retire(&(*token)->super, &(*token)->magic);
+    graphs_token_retire(*token);
     *token = MPIX_TOKEN_NULL;
     return MPI_SUCCESS;""")
 
@@ -517,15 +517,14 @@ row("Stream_dup", "MPIX_Stream stream, MPI_Info info, MPIX_Stream *newstream",
     return MPI_SUCCESS;""")
 
 row("Stream_enqueue", "MPIX_Stream stream, MPIX_Token *token",
-    """    int ret;
+    """    bool consumed;
+    int ret;
 
 """ + STREAM_CHECK.format(s="stream")
     + argerr("NULL == token || graphs_token_invalid(*token)", "the token is MPIX_TOKEN_NULL or was freed or consumed")
     + argerr("graphs_token_unbound(*token)", "the token has arguments bound to graph variables (streams have no variables)")
-    + """    ret = graphs_stream_enqueue(stream, *token);
-    if (MPI_SUCCESS == ret) {
-        /* the stream took the token: the program's handle is consumed */
-        graphs_retire(&(*token)->super, &(*token)->magic);
+    + """    ret = graphs_stream_enqueue(stream, *token, &consumed);
+    if (consumed) {
         *token = MPIX_TOKEN_NULL;
     }
 """ + failed_return("out of memory"))
@@ -745,7 +744,7 @@ row("Graph_add", "MPIX_Graph graph, MPIX_Token *token, int *op_id, int dep_op_id
     + node_ret("""    /* the graph takes the token: the program's handle is consumed */
     OBJ_RETAIN(*token);
     n->token = *token;
-    graphs_retire(&(*token)->super, &(*token)->magic);
+    graphs_token_retire(*token);
     *token = MPIX_TOKEN_NULL;
 """).replace("{type}", "GRAPHS_GN_TOKEN"))
 

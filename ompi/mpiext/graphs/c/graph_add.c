@@ -50,7 +50,7 @@ int MPIX_Graph_add(MPIX_Graph graph, MPIX_Token *token, int *op_id, int dep_op_i
     /* the graph takes the token: the program's handle is consumed */
     OBJ_RETAIN(*token);
     n->token = *token;
-    graphs_retire(&(*token)->super, &(*token)->magic);
+    graphs_token_retire(*token);
     *token = MPIX_TOKEN_NULL;
     if (NULL != op_id) {
         *op_id = id;
