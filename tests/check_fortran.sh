@@ -96,7 +96,8 @@ program usempi
     include 'calls.inc'
 end program usempi
 EOC
-sed 's/use mpi$/include "mpif.h"/; s/program usempi/program mpifh/' "$tmp/usempi.f90" > "$tmp/mpifh.f90"
+sed '/use mpi$/d; s/implicit none/implicit none\n    include "mpif.h"/; s/program usempi/program mpifh/' \
+    "$tmp/usempi.f90" > "$tmp/mpifh.f90"
 for p in f08 usempi mpifh; do
     (cd "$tmp" && "$PREFIX/bin/mpifort" -fimplicit-none -o "$p" "$p.f90") > "$tmp/$p.log" 2>&1 \
         || { cat "$tmp/$p.log"; fail "a program calling every function does not build ($p)"; }
