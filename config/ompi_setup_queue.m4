@@ -32,4 +32,17 @@ AC_DEFUN([OMPI_SETUP_QUEUE],[
     AC_DEFINE_UNQUOTED([OMPI_WANT_QUEUE], [$ompi_want_queue],
                        [Whether MPI queued communication is built])
     AM_CONDITIONAL([OMPI_WANT_QUEUE], [test "$ompi_want_queue" = "1"])
+
+    # Fortran: mpif.h includes mpif-queue.h (the constants) only with the
+    # chapter; the preprocessed module sources read the same answer from
+    # configure-fortran-queue.h.  Both files exist either way, so a build
+    # without --with-queue needs nothing else.
+    AS_IF([test "$ompi_want_queue" = "1"],
+          [OMPI_QUEUE_MPIFH_INCLUDE="      include 'mpif-queue.h'"],
+          [OMPI_QUEUE_MPIFH_INCLUDE="! (built without queued communication)"])
+    AC_SUBST([OMPI_QUEUE_MPIFH_INCLUDE])
+    AC_SUBST([ompi_want_queue])
+    AC_CONFIG_FILES([ompi/mpi/fortran/configure-fortran-queue.h
+                     ompi/mpi/fortran/use-mpi-ignore-tkr/mpi-ignore-tkr-queue-interfaces.h
+                     ompi/mpi/fortran/use-mpi-f08/mod/mpi-f08-queue-interfaces.h])
 ])

@@ -15,6 +15,7 @@
 #   autogen.pl       an m4 file changed, or a file was added or removed
 #   configure        after autogen, or when the configure options changed
 #   make install     always (make itself rebuilds only what changed)
+#   man pages        docs/man/*.3.md, rewritten only where changed
 #
 # Environment: PREFIX (default ./install), CONFIGURE_EXTRA (more configure
 # arguments), OMPI_TARBALL, OMPI_QUEUE_SKIP_DEPS, MAKE_JOBS.
@@ -139,4 +140,7 @@ t0=$SECONDS
     || { grep -E -B2 -A6 'error:|Error [0-9]' "$OMPI_QUEUE_BUILD/make.log" | tail -60; die "make failed (log: $OMPI_QUEUE_BUILD/make.log)"; }
 
 quiet_cuda_load_errors "$PREFIX"
+
+# 6. our reference pages, as man pages beside Open MPI's own
+bash "$OMPI_QUEUE_ROOT/contrib/queue/install-man.sh" || die "man pages not installed"
 log "installed in $PREFIX ($((SECONDS - t0)) s)"

@@ -37,7 +37,7 @@ ompi_common_config_args() {
     printf '%s\n' --with-ucx --with-ofi \
         --with-hwloc=external --with-libevent=external \
         --with-pmix=internal --with-prrte=internal \
-        --disable-mpi-fortran --disable-oshmem \
+        --enable-mpi-fortran=all --disable-oshmem \
         --enable-mca-dso=accelerator-cuda,accelerator-rocm,btl-smcuda,rcache-gpusm,rcache-rgpusm
     if [ -f /usr/local/cuda/include/cuda.h ]; then
         printf '%s\n' --with-cuda=/usr/local/cuda
