@@ -645,12 +645,14 @@ VB = {
 def vb_wrap(name, body):
     if name not in VB:
         return body
-    pro = "    graphs_vb_t vb = GRAPHS_VB_INIT;\n"
+    # only the count and the flag: the entries are written as they are used
+    pro = "    graphs_vb_t vb;\n"
     # after the declarations (the first blank line)
     head, sep, rest = body.partition("\n\n")
     if not sep:
         head, rest = "", body
-    code = "".join("    " + l + "\n" for l in VB[name])
+    code = "    GRAPHS_VB_START(vb);\n"
+    code += "".join("    " + l + "\n" for l in VB[name])
     code += """    if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_%s: too many arguments bound to graph variables");
     }

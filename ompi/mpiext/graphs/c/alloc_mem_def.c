@@ -30,8 +30,9 @@ static const char FUNC_NAME[] = "MPIX_Alloc_mem_def";
 int MPIX_Alloc_mem_def(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.mem.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);
     GRAPHS_VB_PTR(vb, baseptr, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_OUT, -1, -1);
     if (vb.overflow) {

@@ -30,8 +30,9 @@ static const char FUNC_NAME[] = "MPIX_Allreduce_def";
 int MPIX_Allreduce_def(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.coll.sbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
     GRAPHS_VB_PTR(vb, recvbuf, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
     GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);

@@ -30,8 +30,9 @@ static const char FUNC_NAME[] = "MPIX_Bcast_def";
 int MPIX_Bcast_def(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_PTR(vb, buffer, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
     GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);
     GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.coll.dtype), 1, MPI_BYTE);

@@ -30,8 +30,9 @@ static const char FUNC_NAME[] = "MPIX_Copy_mem_def";
 int MPIX_Copy_mem_def(void *dst, const void *src, MPI_Aint size, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_PTR(vb, dst, GRAPHS_TOFF(a.copy.dst), GRAPHS_VR_BUF, -1, -1);
     GRAPHS_VB_PTR(vb, src, GRAPHS_TOFF(a.copy.src), GRAPHS_VR_BUF, -1, -1);
     GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.copy.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);

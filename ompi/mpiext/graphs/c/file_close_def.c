@@ -30,8 +30,9 @@ static const char FUNC_NAME[] = "MPIX_File_close_def";
 int MPIX_File_close_def(MPI_File *fh, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_HANDLE, -1, -1);
     if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_close_def: too many arguments bound to graph variables");

@@ -30,8 +30,9 @@ static const char FUNC_NAME[] = "MPIX_File_get_size_def";
 int MPIX_File_get_size_def(MPI_File fh, MPI_Offset *size, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.file.fh), 3, MPI_FILE_NULL);
     GRAPHS_VB_PTR(vb, size, GRAPHS_TOFF(a.file.size), GRAPHS_VR_OUT, -1, -1);
     if (vb.overflow) {

@@ -30,8 +30,9 @@ static const char FUNC_NAME[] = "MPIX_File_open_def";
 int MPIX_File_open_def(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_HANDLE(vb, filename, GRAPHS_TOFF(a.file.filename), 11, "");
     GRAPHS_VB_INT(vb, amode, GRAPHS_TOFF(a.file.amode), GRAPHS_VR_NUM, MPI_MODE_RDONLY);
     GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_OUT, -1, -1);

@@ -32,8 +32,9 @@ int MPIX_File_read_def(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
     ompi_mpix_token_t *t;
     ompi_datatype_t *type;
     int icount = 0, rc = MPI_SUCCESS;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);
     GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));
     GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, 0);

@@ -32,8 +32,9 @@ int MPIX_File_write_at_all_c_def(MPI_File fh, MPI_Offset offset, const void *buf
     ompi_mpix_token_t *t;
     ompi_datatype_t *type;
     int icount = 0, rc = MPI_SUCCESS;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);
     GRAPHS_VB_I64(vb, offset, GRAPHS_TOFF(a.io.offset), GRAPHS_VR_NUM, GRAPHS_FT_I64);
     GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));

@@ -30,8 +30,9 @@ static const char FUNC_NAME[] = "MPIX_Free_mem_def";
 int MPIX_Free_mem_def(void *base, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_PTR(vb, base, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_BUF, -1, -1);
     if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: too many arguments bound to graph variables");

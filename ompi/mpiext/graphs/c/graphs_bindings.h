@@ -234,7 +234,13 @@ typedef struct {
     graphs_vbind_t b[GRAPHS_TOKEN_VB];
 } graphs_vb_t;
 
-#define GRAPHS_VB_INIT {0, false, {{0}}}
+/* a _def's bindings start empty; the entries are written as they are pushed
+ * (not cleared: a _def is on the per-message path of streams) */
+#define GRAPHS_VB_START(vb) \
+    do {                    \
+        (vb).n = 0;         \
+        (vb).overflow = false; \
+    } while (0)
 
 /** The variable of a pointer-form encoding (MPIX_VAR, MPIX_VAR_ADDR), or -1. */
 static inline int graphs_var_ptr_id(const void *p, int *enc)
@@ -298,7 +304,9 @@ static inline bool graphs_vb_has(const graphs_vb_t *vb, size_t off)
 static inline void graphs_vb_commit(ompi_mpix_token_t *t, const graphs_vb_t *vb)
 {
     t->nvb = vb->n;
-    memcpy(t->vb, vb->b, vb->n * sizeof(graphs_vbind_t));
+    if (0 < vb->n) {
+        memcpy(t->vb, vb->b, vb->n * sizeof(graphs_vbind_t));
+    }
 }
 
 #define GRAPHS_TOFF(f) offsetof(ompi_mpix_token_t, f)

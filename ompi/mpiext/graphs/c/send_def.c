@@ -30,8 +30,9 @@ static const char FUNC_NAME[] = "MPIX_Send_def";
 int MPIX_Send_def(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.p2p.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.p2p.count), GRAPHS_TOFF(a.p2p.dtype));
     GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.p2p.count), GRAPHS_VR_COUNT, 0);
     GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.p2p.dtype), 1, MPI_BYTE);

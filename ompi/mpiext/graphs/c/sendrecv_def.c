@@ -30,8 +30,9 @@ static const char FUNC_NAME[] = "MPIX_Sendrecv_def";
 int MPIX_Sendrecv_def(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb = GRAPHS_VB_INIT;
+    graphs_vb_t vb;
 
+    GRAPHS_VB_START(vb);
     GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.sr.send.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.sr.send.count), GRAPHS_TOFF(a.sr.send.dtype));
     GRAPHS_VB_INT(vb, sendcount, GRAPHS_TOFF(a.sr.send.count), GRAPHS_VR_COUNT, 0);
     GRAPHS_VB_HANDLE(vb, sendtype, GRAPHS_TOFF(a.sr.send.dtype), 1, MPI_BYTE);
