@@ -13,6 +13,8 @@
 
 #include "ompi_config.h"
 
+#include "opal/datatype/opal_convertor.h"
+
 #include "opal/mca/base/mca_base_framework.h"
 #include "ompi/mca/match/match.h"
 
@@ -42,6 +44,22 @@ OMPI_DECLSPEC extern bool mca_match_base_fallback;
  * arguments of persistent point-to-point requests.
  */
 OMPI_DECLSPEC int mca_match_base_pml_selected(void);
+
+/**
+ * What a channel keeps of one side of a matched pair, set up the same way
+ * by every channel component: the datatype retained (the program may free
+ * it once the matched request exists), whether the data is one block and
+ * where it starts, and a convertor prepared for this side.
+ *
+ * @param[in]  is_send     the send side (convertor prepared for packing)
+ * @param[out] dtype_out   the retained datatype (released by the owner)
+ * @return OMPI_SUCCESS or the convertor's error (nothing retained then)
+ */
+OMPI_DECLSPEC int mca_match_base_channel_side_prepare(bool is_send, void *buf, size_t count,
+                                                      struct ompi_datatype_t *datatype,
+                                                      struct ompi_datatype_t **dtype_out,
+                                                      bool *contiguous, unsigned char **cptr,
+                                                      opal_convertor_t *convertor);
 
 END_C_DECLS
 

@@ -155,3 +155,27 @@ int mca_match_base_channel_connect(mca_match_request_t *req,
     }
     return module->match_channel_connect(req, offer, accept);
 }
+
+int mca_match_base_channel_side_prepare(bool is_send, void *buf, size_t count,
+                                        struct ompi_datatype_t *datatype,
+                                        struct ompi_datatype_t **dtype_out, bool *contiguous,
+                                        unsigned char **cptr, opal_convertor_t *convertor)
+{
+    int ret;
+
+    *contiguous = opal_datatype_is_contiguous_memory_layout(&datatype->super, count);
+    *cptr = (unsigned char *) buf + datatype->super.true_lb;
+    if (is_send) {
+        ret = opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &datatype->super,
+                                                       count, buf, 0, convertor);
+    } else {
+        ret = opal_convertor_copy_and_prepare_for_recv(ompi_mpi_local_convertor, &datatype->super,
+                                                       count, buf, 0, convertor);
+    }
+    if (OPAL_SUCCESS != ret) {
+        return ret;
+    }
+    OMPI_DATATYPE_RETAIN(datatype);
+    *dtype_out = datatype;
+    return OMPI_SUCCESS;
+}

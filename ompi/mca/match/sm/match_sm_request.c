@@ -83,19 +83,10 @@ mca_match_sm_request_t *mca_match_sm_request_new(bool is_send, void *buf, size_t
     req->super.req_type = OMPI_REQUEST_PML;
     req->super.req_mpi_object.comm = comm;
     req->is_send = is_send;
-    /* the matched request's original request, which held it, is freed */
-    OMPI_DATATYPE_RETAIN(datatype);
-    req->datatype = datatype;
-    req->contiguous = opal_datatype_is_contiguous_memory_layout(&datatype->super, count);
-    req->cptr = (unsigned char *) buf + datatype->super.true_lb;
-    if (is_send) {
-        ret = opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &datatype->super,
-                                                       count, buf, 0, &req->convertor);
-    } else {
-        ret = opal_convertor_copy_and_prepare_for_recv(ompi_mpi_local_convertor, &datatype->super,
-                                                       count, buf, 0, &req->convertor);
-    }
-    if (OPAL_SUCCESS != ret) {
+    /* the matched request's original request, which held the datatype, is freed */
+    ret = mca_match_base_channel_side_prepare(is_send, buf, count, datatype, &req->datatype,
+                                              &req->contiguous, &req->cptr, &req->convertor);
+    if (OMPI_SUCCESS != ret) {
         OMPI_REQUEST_FINI(&req->super);
         OBJ_RELEASE(req);
         return NULL;
