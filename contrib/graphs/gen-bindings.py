@@ -400,13 +400,13 @@ for nm, persistent in (("Iexecute", "false"), ("Execute_init", "true")):
 
     (void) info;
 """ + EXEC_CHECK.format(extra=argerr("NULL == request", "request is a NULL pointer")
-                       + """    if (graphs_token_blocking(token) && !opal_using_threads()) {{
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_UNSUPPORTED_OPERATION, "MPIX_{{name}}: a "
+                       + """    if (graphs_token_blocking(token) && !opal_using_threads()) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_UNSUPPORTED_OPERATION, "MPIX_%s: a "
                                                "blocking-only operation (file open or close) "
                                                "runs on a worker thread, which needs a "
                                                "thread-safe library; use MPIX_Execute");
-    }}
-""") + """    if (MPIX_OFFLOAD_CUDA == loc_type) {{
+    }
+""" % nm) + """    if (MPIX_OFFLOAD_CUDA == loc_type) {{
         ret = graphs_cuda_create(token, loc_info, &cuda, &msg);
         if (MPI_SUCCESS != ret) {{
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
@@ -890,21 +890,22 @@ row("Graph_var_create", "MPIX_Graph graph, int var_id, int scope, MPI_Datatype d
     v->ref_outer = -1;
     return MPI_SUCCESS;""")
 
-INST_OR_GRAPH = """    if (MPI_PARAM_CHECK) {{
+def inst_or_graph(nm):
+    return """    if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }}
+    }
     if (NULL == graph || (GRAPHS_GRAPH_MAGIC != graph->magic
-                          && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {{
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_{{name}}: the graph is MPIX_GRAPH_NULL or "
+                          && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {
+        return graphs_graph_error(MPI_ERR_ARG, "MPIX_%s: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
-    }}
-""" + gerr("NULL == value", "MPI_ERR_ARG", "value is a NULL pointer")
+    }
+""" % nm + gerr("NULL == value", "MPI_ERR_ARG", "value is a NULL pointer")
 
 row("Graph_var_set", "MPIX_Graph graph, int var_id, const void *value",
     """    graphs_var_t *v;
     int k;
 
-""" + INST_OR_GRAPH + """    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
+""" + inst_or_graph("Graph_var_set") + """    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
         /* a running instance (a callback's graph) */
         void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
         if (NULL == p) {
@@ -927,7 +928,7 @@ row("Graph_var_get", "MPIX_Graph graph, int var_id, void *value",
     """    graphs_var_t *v;
     int k;
 
-""" + INST_OR_GRAPH + """    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
+""" + inst_or_graph("Graph_var_get") + """    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
         void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
         if (NULL == p) {
             return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_get: no such variable");

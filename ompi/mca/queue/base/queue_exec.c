@@ -121,7 +121,9 @@ static void exec_drop_nodes(ompi_queue_exec_t *exec, int32_t from, int32_t to)
 
 void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
 {
-    exec_drop_nodes(exec, 0, exec->nnodes);
+    if (0 < exec->nnodes) {
+        exec_drop_nodes(exec, 0, exec->nnodes);
+    }
     exec->nnodes = exec->lo = exec->running = exec->unchained = 0;
     exec->retired = 0;
     exec->error = MPI_SUCCESS;
@@ -375,42 +377,45 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
     return events;
 }
 
+int ompi_queue_exec_track(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t *ops, void *op,
+                          ompi_request_t **reqs, int nreqs)
+{
+    /* idle: as a link of a chain it adds no dependency */
+    int idx = ompi_queue_exec_add(exec, ops, op, 0, 0, NULL, true);
+
+    if (0 <= idx) {
+        ompi_queue_exec_node_t *node = &exec->nodes[idx];
+        for (int r = 0; r < nreqs; ++r) {
+            node->reqs[r] = reqs[r];
+        }
+        node->nreqs = (uint8_t) nreqs;
+        node->state = OMPI_QUEUE_EXEC_RUNNING;
+        exec->running++;
+        return 0;
+    }
+    /* no room to track it: wait for it here, and fail */
+    for (int r = 0; r < nreqs; ++r) {
+        (void) ompi_request_wait_completion(reqs[r]);
+    }
+    (void) ops->finish(op, reqs, nreqs);
+    ompi_queue_exec_retire_now(exec, MPI_ERR_NO_MEM);
+    ops->release(op);
+    return 1;
+}
+
 int ompi_queue_exec_run_now(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t *ops, void *op)
 {
     ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
-    int nreqs = 0, rc, idx;
+    int nreqs = 0, rc;
 
     rc = ops->start(op, reqs, &nreqs);
     if (MPI_SUCCESS == rc && 0 < nreqs) {
         if (!exec_reqs_complete(reqs, nreqs)) {
-            /* idle: as a link of a chain it adds no dependency */
-            idx = ompi_queue_exec_add(exec, ops, op, 0, 0, NULL, true);
-            if (0 <= idx) {
-                ompi_queue_exec_node_t *node = &exec->nodes[idx];
-                for (int r = 0; r < nreqs; ++r) {
-                    node->reqs[r] = reqs[r];
-                }
-                node->nreqs = (uint8_t) nreqs;
-                node->state = OMPI_QUEUE_EXEC_RUNNING;
-                exec->running++;
-                return 0;
-            }
-            /* no room to track it: wait for it here, and fail */
-            for (int r = 0; r < nreqs; ++r) {
-                (void) ompi_request_wait_completion(reqs[r]);
-            }
-            (void) ops->finish(op, reqs, nreqs);
-            rc = MPI_ERR_NO_MEM;
-        } else {
-            rc = ops->finish(op, reqs, nreqs);
+            return ompi_queue_exec_track(exec, ops, op, reqs, nreqs);
         }
+        rc = ops->finish(op, reqs, nreqs);
     }
-    if (MPI_SUCCESS != rc && MPI_SUCCESS == exec->error) {
-        exec->error = rc;
-        exec->error_node = (int) (exec->retired + (uint64_t) exec->nnodes);
-    }
-    /* counted as a node done and dropped */
-    exec->retired++;
+    ompi_queue_exec_retire_now(exec, rc);
     ops->release(op);
     return 1;
 }

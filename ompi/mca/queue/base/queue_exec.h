@@ -197,6 +197,33 @@ OMPI_DECLSPEC int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_
 OMPI_DECLSPEC int ompi_queue_exec_run_now(ompi_queue_exec_t *exec,
                                           const ompi_queue_exec_op_ops_t *ops, void *op);
 
+/**
+ * The second half of ompi_queue_exec_run_now, for a caller that started the
+ * operation itself (on an idle execution, lock held) and found some of its
+ * requests still running: they become a running node.  When no node can be
+ * made, the requests are waited for here and the operation fails with
+ * MPI_ERR_NO_MEM (counted done, op released).
+ *
+ * @return 0: running; 1: completed (failed)
+ */
+OMPI_DECLSPEC int ompi_queue_exec_track(ompi_queue_exec_t *exec,
+                                        const ompi_queue_exec_op_ops_t *ops, void *op,
+                                        ompi_request_t **reqs, int nreqs);
+
+/**
+ * An operation that ompi_queue_exec_run_now's caller ran to completion
+ * itself, with its result rc: count it done (and dropped) and record a
+ * failure.  The caller releases the operation.  Lock held.
+ */
+static inline void ompi_queue_exec_retire_now(ompi_queue_exec_t *exec, int rc)
+{
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc) && MPI_SUCCESS == exec->error) {
+        exec->error = rc;
+        exec->error_node = (int) (exec->retired + (uint64_t) exec->nnodes);
+    }
+    exec->retired++;
+}
+
 /** Whether ompi_queue_exec_run_now may be used now. */
 static inline bool ompi_queue_exec_idle(const ompi_queue_exec_t *exec)
 {

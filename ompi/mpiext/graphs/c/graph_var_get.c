@@ -32,14 +32,14 @@ int MPIX_Graph_var_get(MPIX_Graph graph, int var_id, void *value)
     graphs_var_t *v;
     int k;
 
-    if (MPI_PARAM_CHECK) {{
+    if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }}
+    }
     if (NULL == graph || (GRAPHS_GRAPH_MAGIC != graph->magic
-                          && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {{
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_{Graph_var_get}: the graph is MPIX_GRAPH_NULL or "
+                          && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {
+        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_get: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
-    }}
+    }
     if (NULL == value) {
         return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_get: value is a NULL pointer");
     }

@@ -114,6 +114,7 @@ struct ompi_mpix_token_t {
     opal_object_t super;
     volatile uint32_t magic;
     int kind;                      /**< graphs_op_kind_t */
+    bool fast;                     /**< see graphs_token_fast */
     ompi_communicator_t *comm;     /**< retained; NULL for local operations */
     int nvb;                       /**< arguments bound to graph variables */
     graphs_vbind_t vb[GRAPHS_TOKEN_VB];
@@ -230,8 +231,24 @@ void graphs_retire_flush(void);
 /** The token is a blocking-only operation (File_open, File_close). */
 bool graphs_token_blocking(const ompi_mpix_token_t *token);
 
-/** The token may start at once in the caller (ompi_queue_exec_run_now). */
-bool graphs_token_fast(const ompi_mpix_token_t *token);
+/** The token may start at once in the caller (graphs_token_try_now): a
+ * single operation that is not blocking-only (set by graphs_token_new). */
+static inline bool graphs_token_fast(const ompi_mpix_token_t *token)
+{
+    return token->fast;
+}
+
+/**
+ * Start a token that may start at once (graphs_token_fast) in the caller,
+ * and finish it if its requests completed in the call: the executor's
+ * ompi_queue_exec_run_now without its indirections, for the stream and
+ * MPIX_Iexecute fast paths.
+ *
+ * @return true: done, *rc its result (MPI_SUCCESS or an error class);
+ *         false: still running, its requests in reqs[0 .. *nreqs)
+ *         (hand them to ompi_queue_exec_track)
+ */
+bool graphs_token_try_now(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc);
 
 /** Load a token into an execution as its nodes (a single operation today;
  * a graph token expands into its nodes and edges, issue 16). */
@@ -388,7 +405,13 @@ int graphs_token_finish_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int nr
 bool graphs_token_collective(const ompi_mpix_token_t *token);
 /** MPI_ERR_ARG when the token cannot run at top level (variable
  * arguments, or a graph aliasing outer variables). */
-bool graphs_token_unbound(const ompi_mpix_token_t *token);
+static inline bool graphs_token_unbound(const ompi_mpix_token_t *token)
+{
+    if (GRAPHS_OP_GRAPH == token->kind) {
+        return token->a.gdef->outer_refs;
+    }
+    return 0 < token->nvb;
+}
 /** The op ID (node index + 1) of the node that failed in a top-level graph execution. */
 int graphs_exec_error_op(ompi_queue_exec_t *exec, ompi_mpix_token_t *token);
 
@@ -465,6 +488,11 @@ int graphs_cuda_stream_add(graphs_cuda_stream_t *cs, ompi_queue_exec_t *exec,
                            ompi_mpix_token_t *token);
 void graphs_cuda_stream_fence(graphs_cuda_stream_t *cs);
 void graphs_cuda_stream_free(graphs_cuda_stream_t *cs);
+
+/** The shared completed request of MPIX_Iexecute's fast path (component
+ * init and fini). */
+void graphs_request_done_init(void);
+void graphs_request_done_fini(void);
 
 /** Release the execution requests kept for reuse (finalization). */
 void graphs_request_cache_flush(void);

@@ -245,30 +245,28 @@ typedef struct {
 /** The variable of a pointer-form encoding (MPIX_VAR, MPIX_VAR_ADDR), or -1. */
 static inline int graphs_var_ptr_id(const void *p, int *enc)
 {
-    uintptr_t x = (uintptr_t) p;
-    uintptr_t b0 = (uintptr_t) ompi_mpix_var_sentinel[0], b1 = (uintptr_t) ompi_mpix_var_sentinel[1];
+    /* the two sentinel rows are contiguous: one comparison tells an
+     * ordinary pointer */
+    uintptr_t d = (uintptr_t) p - (uintptr_t) ompi_mpix_var_sentinel[0];
 
-    if (x >= b0 && x < b0 + MPIX_GRAPH_VAR_MAX) {
-        *enc = GRAPHS_VE_STORAGE;
-        return (int) (x - b0);
+    if (OPAL_LIKELY(d >= 2 * MPIX_GRAPH_VAR_MAX)) {
+        return -1;
     }
-    if (x >= b1 && x < b1 + MPIX_GRAPH_VAR_MAX) {
-        *enc = GRAPHS_VE_ADDR;
-        return (int) (x - b1);
-    }
-    return -1;
+    *enc = (d < MPIX_GRAPH_VAR_MAX) ? GRAPHS_VE_STORAGE : GRAPHS_VE_ADDR;
+    return (int) (d % MPIX_GRAPH_VAR_MAX);
 }
 
 static inline int graphs_var_int_id(int v)
 {
-    const int base = -(1 << 30);
-    return (v <= base && v > base - MPIX_GRAPH_VAR_MAX) ? base - v : -1;
+    /* MPIX_VAR_INT(id) = base - id, id in [0, MPIX_GRAPH_VAR_MAX) */
+    const unsigned d = (unsigned) -(1 << 30) - (unsigned) v;
+    return OPAL_LIKELY(d >= MPIX_GRAPH_VAR_MAX) ? -1 : (int) d;
 }
 
 static inline int graphs_var_i64_id(int64_t v)
 {
-    const int64_t base = -((int64_t) 1 << 62);
-    return (v <= base && v > base - MPIX_GRAPH_VAR_MAX) ? (int) (base - v) : -1;
+    const uint64_t d = (uint64_t) -((int64_t) 1 << 62) - (uint64_t) v;
+    return OPAL_LIKELY(d >= MPIX_GRAPH_VAR_MAX) ? -1 : (int) d;
 }
 
 static inline void graphs_vb_push(graphs_vb_t *vb, size_t off, int ftype, int enc, int role,

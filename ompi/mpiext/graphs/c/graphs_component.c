@@ -35,6 +35,7 @@ int graphs_component_init(void)
     if (0 > cls || OMPI_SUCCESS != graphs_vars_init()) {
         return OMPI_ERROR;
     }
+    graphs_request_done_init();
     /* an error class is also an error code (MPI_Error_class of it is
      * itself); the entry ompi_mpi_errclass_add makes has no code, so
      * MPI_Error_class would answer MPI_ERR_UNKNOWN */
@@ -57,6 +58,7 @@ int graphs_component_fini(void)
     ompi_queue_exec_progress_fini();
     graphs_retire_flush();
     graphs_request_cache_flush();
+    graphs_request_done_fini();
     graphs_token_cache_flush();
     graphs_location_flush();
     graphs_vars_fini();

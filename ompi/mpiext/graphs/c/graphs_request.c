@@ -166,9 +166,47 @@ static void graphs_request_destruct(graphs_request_t *req)
 OBJ_CLASS_INSTANCE(graphs_request_t, ompi_request_t, graphs_request_construct,
                    graphs_request_destruct);
 
+/*
+ * The request MPIX_Iexecute returns for a token that is one operation and
+ * completed in the call without error and without a status to report (as
+ * the PMLs return a completed request for a send done at once): complete,
+ * shared, read only, and never released.
+ */
+static graphs_request_t graphs_request_done;
+static bool graphs_request_done_made = false;
+
+static int graphs_request_done_free(ompi_request_t **request)
+{
+    *request = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+void graphs_request_done_init(void)
+{
+    OBJ_CONSTRUCT(&graphs_request_done, graphs_request_t);
+    OMPI_REQUEST_INIT(&graphs_request_done.super, false);
+    graphs_request_done.super.req_free = graphs_request_done_free;
+    graphs_request_done.super.req_mpi_object.comm = &ompi_mpi_comm_self.comm;
+    graphs_request_done.super.req_state = OMPI_REQUEST_ACTIVE;
+    graphs_request_done.super.req_complete = REQUEST_COMPLETED;
+    graphs_request_done.super.req_status = ompi_status_empty;
+    graphs_request_done.completed = true;
+    graphs_request_done_made = true;
+}
+
+void graphs_request_done_fini(void)
+{
+    if (graphs_request_done_made) {
+        OMPI_REQUEST_FINI(&graphs_request_done.super);
+        OBJ_DESTRUCT(&graphs_request_done);
+        graphs_request_done_made = false;
+    }
+}
+
 bool graphs_request_is(ompi_request_t *req)
 {
-    return NULL != req && graphs_request_free == req->req_free;
+    return NULL != req
+           && (graphs_request_free == req->req_free || graphs_request_done_free == req->req_free);
 }
 
 /* the status of a completed execution: empty, with the first failure; a
@@ -358,8 +396,16 @@ static int graphs_request_launch(graphs_request_t *req)
     if (graphs_token_fast(req->token)) {
         /* one operation and nothing before it: start it here, no node
          * unless it is still running */
-        OBJ_RETAIN(req->token);
-        (void) ompi_queue_exec_run_now(&req->exec, &graphs_token_exec_ops, req->token);
+        ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+        int nreqs, rc;
+
+        if (graphs_token_try_now(req->token, reqs, &nreqs, &rc)) {
+            ompi_queue_exec_retire_now(&req->exec, rc);
+        } else {
+            OBJ_RETAIN(req->token);
+            (void) ompi_queue_exec_track(&req->exec, &graphs_token_exec_ops, req->token, reqs,
+                                         nreqs);
+        }
     } else if (MPI_SUCCESS != (ret = graphs_exec_load(&req->exec, req->token))) {
         req->exec.error = ret;
     } else {
@@ -382,9 +428,31 @@ static int graphs_request_launch(graphs_request_t *req)
 int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persistent,
                           graphs_cuda_t *cuda, graphs_request_t **out)
 {
-    graphs_request_t *req = graphs_request_get();
+    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    int nreqs = 0, rc = MPI_SUCCESS;
+    bool started = false, done = false;
+    graphs_request_t *req;
 
+    if (!persistent && MPIX_LOC_INPLACE == loc_type && graphs_token_fast(token)) {
+        /* one operation: start it before making a request, which it may
+         * not need */
+        started = true;
+        done = graphs_token_try_now(token, reqs, &nreqs, &rc);
+        if (done && MPI_SUCCESS == rc
+            && !(GRAPHS_OP_RECV == token->kind && MPI_STATUS_IGNORE != token->a.p2p.status)) {
+            *out = &graphs_request_done;
+            return MPI_SUCCESS;
+        }
+    }
+    req = graphs_request_get();
     if (NULL == req) {
+        if (started && !done) {
+            /* nothing to track it with: wait for it here */
+            for (int r = 0; r < nreqs; ++r) {
+                (void) ompi_request_wait_completion(reqs[r]);
+            }
+            (void) graphs_token_finish_kind(token, reqs, nreqs);
+        }
         return MPI_ERR_NO_MEM;
     }
     OMPI_REQUEST_INIT(&req->super, persistent);
@@ -398,7 +466,26 @@ int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persisten
     req->loc_type = loc_type;
     req->cuda = cuda;
     *out = req;
-    if (!persistent) {
+    if (started) {
+        /* as graphs_request_launch, with the operation already started */
+        req->super.req_status.MPI_ERROR = MPI_SUCCESS;
+        req->super.req_state = OMPI_REQUEST_ACTIVE;
+        OPAL_THREAD_LOCK(&req->exec.lock);
+        if (done) {
+            ompi_queue_exec_retire_now(&req->exec, rc);
+        } else {
+            OBJ_RETAIN(token);
+            done = 0 != ompi_queue_exec_track(&req->exec, &graphs_token_exec_ops, token, reqs,
+                                              nreqs);
+            if (!done && OMPI_SUCCESS != ompi_queue_exec_activate(&req->exec)) {
+                req->exec.error = MPI_ERR_NO_MEM;
+            }
+        }
+        OPAL_THREAD_UNLOCK(&req->exec.lock);
+        if (done) {
+            graphs_request_complete(req);
+        }
+    } else if (!persistent) {
         (void) graphs_request_launch(req);
     }
     return MPI_SUCCESS;

@@ -134,13 +134,20 @@ int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, 
         /* nothing before it: start it here; it becomes a node only if it
          * is still running.  The program's reference goes with it (the
          * handle is consumed), so the token needs no reference of its own. */
+        ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+        int nreqs, rc;
+
         token->magic = GRAPHS_DEAD_MAGIC;
         *consumed = true;
-        if (0 == ompi_queue_exec_run_now(&stream->exec, &graphs_token_exec_ops, token)
-            && OMPI_SUCCESS != stream_kick(stream)) {
+        ret = MPI_SUCCESS;
+        if (graphs_token_try_now(token, reqs, &nreqs, &rc)) {
+            /* a failure fails the stream, reported by its next call */
+            ompi_queue_exec_retire_now(&stream->exec, rc);
+            graphs_token_release(token);
+        } else if (0 == ompi_queue_exec_track(&stream->exec, &graphs_token_exec_ops, token, reqs,
+                                              nreqs)
+                   && OMPI_SUCCESS != stream_kick(stream)) {
             ret = MPI_ERR_NO_MEM;
-        } else {
-            ret = MPI_SUCCESS;
         }
         OPAL_THREAD_UNLOCK(&stream->exec.lock);
         return ret;

@@ -31,6 +31,7 @@ static void token_construct(ompi_mpix_token_t *token)
 {
     token->magic = GRAPHS_TOKEN_MAGIC;
     token->kind = GRAPHS_OP_MAX;
+    token->fast = false;
     token->comm = NULL;
     token->nvb = 0;
     memset(&token->a, 0, sizeof(token->a));
@@ -87,6 +88,8 @@ static void token_clear(ompi_mpix_token_t *token)
     token->kind = GRAPHS_OP_MAX;
 }
 
+static bool token_kind_fast(int kind);
+
 static void token_destruct(ompi_mpix_token_t *token)
 {
     token_clear(token);
@@ -119,7 +122,16 @@ void graphs_token_release(ompi_mpix_token_t *token)
         OBJ_RELEASE(token);
         return;
     }
-    token_clear(token);
+    if (GRAPHS_OP_SEND == token->kind || GRAPHS_OP_RECV == token->kind) {
+        /* token_clear of the commonest tokens, without its switch */
+        graphs_drop_type(token->a.p2p.dtype);
+        graphs_drop_comm(token->comm);
+        token->comm = NULL;
+        token->nvb = 0;
+        token->kind = GRAPHS_OP_MAX;
+    } else {
+        token_clear(token);
+    }
     token->magic = GRAPHS_DEAD_MAGIC;
     OPAL_THREAD_LOCK(&graphs_token_ring_lock);
     if (GRAPHS_TOKEN_RING == graphs_token_ring_count) {
@@ -171,12 +183,16 @@ ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
     if (NULL != token) {
         token->magic = GRAPHS_TOKEN_MAGIC;
         token->nvb = 0;
-        memset(&token->a, 0, sizeof(token->a));
+        /* graphs_set_p2p fills every field of a point-to-point token */
+        if (GRAPHS_OP_SEND != kind && GRAPHS_OP_RECV != kind) {
+            memset(&token->a, 0, sizeof(token->a));
+        }
     } else {
         token = OBJ_NEW(ompi_mpix_token_t);
     }
     if (NULL != token) {
         token->kind = kind;
+        token->fast = token_kind_fast(kind);
         if (NULL != comm) {
             graphs_keep_comm(comm);
             token->comm = comm;
@@ -520,6 +536,13 @@ static const graphs_op_desc_t graphs_op_table[GRAPHS_OP_MAX] = {
     [GRAPHS_OP_GRAPH] = {NULL, op_finish_plain, 0},
 };
 
+/* a single operation that may run in the caller (a graph token or a
+ * blocking-only operation may not) */
+static bool token_kind_fast(int kind)
+{
+    return GRAPHS_OP_GRAPH != kind && 0 == graphs_op_table[kind].flags;
+}
+
 int graphs_token_start_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
 {
     *nreqs = 0;
@@ -547,14 +570,6 @@ bool graphs_token_collective(const ompi_mpix_token_t *token)
     default:
         return false;
     }
-}
-
-bool graphs_token_unbound(const ompi_mpix_token_t *token)
-{
-    if (GRAPHS_OP_GRAPH == token->kind) {
-        return token->a.gdef->outer_refs;
-    }
-    return 0 < token->nvb;
 }
 
 static int token_exec_start(void *op, ompi_request_t **reqs, int *nreqs)
@@ -589,11 +604,40 @@ bool graphs_token_blocking(const ompi_mpix_token_t *token)
     return 0 != (graphs_op_table[token->kind].flags & OMPI_QUEUE_EXEC_BLOCKING);
 }
 
-bool graphs_token_fast(const ompi_mpix_token_t *token)
+bool graphs_token_try_now(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc)
 {
-    /* a single operation that may run in the caller (a graph token or a
-     * blocking-only operation may not) */
-    return GRAPHS_OP_GRAPH != token->kind && 0 == graphs_op_table[token->kind].flags;
+    const graphs_op_desc_t *d = &graphs_op_table[t->kind];
+
+    if (GRAPHS_OP_SEND == t->kind && MPI_PROC_NULL != t->a.p2p.peer) {
+        /* op_start_send and op_finish_plain of the commonest token, inline */
+        graphs_p2p_args_t *p = &t->a.p2p;
+        int ret = MCA_PML_CALL(isend(p->buf, p->count, p->dtype, p->peer, p->tag,
+                                     MCA_PML_BASE_SEND_STANDARD, t->comm, &reqs[0]));
+        if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
+            *nreqs = 0;
+            *rc = ompi_errcode_get_mpi_code(ret);
+            return true;
+        }
+        *nreqs = 1;
+        if (!REQUEST_COMPLETE(reqs[0])) {
+            return false;
+        }
+        *rc = reqs[0]->req_status.MPI_ERROR;
+        (void) ompi_request_free(&reqs[0]);
+        return true;
+    }
+    *nreqs = 0;
+    *rc = d->start(t, reqs, nreqs);
+    if (MPI_SUCCESS != *rc || 0 == *nreqs) {
+        return true;
+    }
+    for (int r = 0; r < *nreqs; ++r) {
+        if (!REQUEST_COMPLETE(reqs[r])) {
+            return false;
+        }
+    }
+    *rc = d->finish(t, reqs, *nreqs);
+    return true;
 }
 
 int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
