@@ -34,6 +34,10 @@
 
 BEGIN_C_DECLS
 
+/* internals of libmpi, not exported: calls between the extension's files
+ * go direct, and a program may use these names for its own symbols */
+#pragma GCC visibility push(hidden)
+
 /* live-handle markers: a freed object keeps its memory for a while (see
  * graphs_retire) with the marker cleared, so that a stale handle is refused */
 #define GRAPHS_TOKEN_MAGIC 0x746f6b6eu
@@ -553,6 +557,8 @@ void graphs_vars_fini(void);
 /* component */
 int graphs_component_init(void);
 int graphs_component_fini(void);
+
+#pragma GCC visibility pop
 
 END_C_DECLS
 
