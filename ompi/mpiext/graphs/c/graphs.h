@@ -26,6 +26,7 @@
 #include "opal/util/info.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/pml/pml.h"
 #include "ompi/mca/queue/base/queue_exec.h"
 #include "ompi/op/op.h"
 #include "ompi/request/request.h"
@@ -232,8 +233,7 @@ void graphs_retire(opal_object_t *obj, volatile uint32_t *magic);
 /** Release every retired handle (finalization). */
 void graphs_retire_flush(void);
 
-/** The token is a blocking-only operation (File_open, File_close). */
-bool graphs_token_blocking(const ompi_mpix_token_t *token);
+
 
 /** The token may start at once in the caller (graphs_token_try_now): a
  * single operation that is not blocking-only (set by graphs_token_new). */
@@ -242,17 +242,43 @@ static inline bool graphs_token_fast(const ompi_mpix_token_t *token)
     return token->fast;
 }
 
+/** graphs_token_try_now for every kind, through the op table. */
+bool graphs_token_try_table(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc);
+
 /**
  * Start a token that may start at once (graphs_token_fast) in the caller,
  * and finish it if its requests completed in the call: the executor's
  * ompi_queue_exec_run_now without its indirections, for the stream and
- * MPIX_Iexecute fast paths.
+ * MPIX_Iexecute fast paths.  A send, the commonest token, is inline here.
  *
  * @return true: done, *rc its result (MPI_SUCCESS or an error class);
  *         false: still running, its requests in reqs[0 .. *nreqs)
  *         (hand them to ompi_queue_exec_track)
  */
-bool graphs_token_try_now(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc);
+static inline bool graphs_token_try_now(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs,
+                                        int *rc)
+{
+    graphs_p2p_args_t *p = &t->a.p2p;
+    int ret;
+
+    if (GRAPHS_OP_SEND != t->kind || MPI_PROC_NULL == p->peer) {
+        return graphs_token_try_table(t, reqs, nreqs, rc);
+    }
+    ret = MCA_PML_CALL(isend(p->buf, p->count, p->dtype, p->peer, p->tag,
+                             MCA_PML_BASE_SEND_STANDARD, t->comm, &reqs[0]));
+    if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
+        *nreqs = 0;
+        *rc = ompi_errcode_get_mpi_code(ret);
+        return true;
+    }
+    *nreqs = 1;
+    if (!REQUEST_COMPLETE(reqs[0])) {
+        return false;
+    }
+    *rc = reqs[0]->req_status.MPI_ERROR;
+    (void) ompi_request_free(&reqs[0]);
+    return true;
+}
 
 /** Load a token into an execution as its nodes (a single operation today;
  * a graph token expands into its nodes and edges, issue 16). */
@@ -415,6 +441,16 @@ static inline bool graphs_token_unbound(const ompi_mpix_token_t *token)
         return token->a.gdef->outer_refs;
     }
     return 0 < token->nvb;
+}
+
+/** The token is a blocking-only operation (File_open, File_close), or a
+ * graph holding one: the only single operations that are not fast. */
+static inline bool graphs_token_blocking(const ompi_mpix_token_t *token)
+{
+    if (GRAPHS_OP_GRAPH == token->kind) {
+        return token->a.gdef->blocking;
+    }
+    return !token->fast;
 }
 /** The op ID (node index + 1) of the node that failed in a top-level graph execution. */
 int graphs_exec_error_op(ompi_queue_exec_t *exec, ompi_mpix_token_t *token);

@@ -596,36 +596,10 @@ const ompi_queue_exec_op_ops_t graphs_token_exec_ops = {
     .release = token_exec_release,
 };
 
-bool graphs_token_blocking(const ompi_mpix_token_t *token)
-{
-    if (GRAPHS_OP_GRAPH == token->kind) {
-        return token->a.gdef->blocking;
-    }
-    return 0 != (graphs_op_table[token->kind].flags & OMPI_QUEUE_EXEC_BLOCKING);
-}
-
-bool graphs_token_try_now(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc)
+bool graphs_token_try_table(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc)
 {
     const graphs_op_desc_t *d = &graphs_op_table[t->kind];
 
-    if (GRAPHS_OP_SEND == t->kind && MPI_PROC_NULL != t->a.p2p.peer) {
-        /* op_start_send and op_finish_plain of the commonest token, inline */
-        graphs_p2p_args_t *p = &t->a.p2p;
-        int ret = MCA_PML_CALL(isend(p->buf, p->count, p->dtype, p->peer, p->tag,
-                                     MCA_PML_BASE_SEND_STANDARD, t->comm, &reqs[0]));
-        if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
-            *nreqs = 0;
-            *rc = ompi_errcode_get_mpi_code(ret);
-            return true;
-        }
-        *nreqs = 1;
-        if (!REQUEST_COMPLETE(reqs[0])) {
-            return false;
-        }
-        *rc = reqs[0]->req_status.MPI_ERROR;
-        (void) ompi_request_free(&reqs[0]);
-        return true;
-    }
     *nreqs = 0;
     *rc = d->start(t, reqs, nreqs);
     if (MPI_SUCCESS != *rc || 0 == *nreqs) {
