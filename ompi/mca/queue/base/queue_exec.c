@@ -19,6 +19,7 @@
 #include "opal/sys/atomic.h"
 #include "ompi/constants.h"
 #include "ompi/mca/queue/base/queue_exec.h"
+#include "ompi/runtime/ompi_async_progress.h"
 
 /* Executions on the active list.  The progress callback is registered at
  * the first activation and stays registered until ompi_queue_exec_progress_fini
@@ -130,6 +131,31 @@ void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
     exec->cancelled = false;
 }
 
+bool ompi_queue_exec_rewind(ompi_queue_exec_t *exec)
+{
+    int32_t unchained = 0;
+
+    if (exec->open || exec->advancing || 0 != exec->running) {
+        return false;
+    }
+    for (int32_t i = 0; i < exec->nnodes; ++i) {
+        ompi_queue_exec_node_t *node = &exec->nodes[i];
+        node->state = OMPI_QUEUE_EXEC_WAITING;
+        node->nreqs = 0;
+        node->deps_left = node->ndeps;
+        if (!(node->flags & OMPI_QUEUE_EXEC_CHAINED)) {
+            unchained++;
+        }
+    }
+    exec->lo = 0;
+    exec->unchained = unchained;
+    exec->error = MPI_SUCCESS;
+    exec->error_node = -1;
+    exec->coll_next = 0;
+    exec->cancelled = false;
+    return true;
+}
+
 void ompi_queue_exec_fini(ompi_queue_exec_t *exec)
 {
     ompi_queue_exec_reset(exec);
@@ -210,6 +236,7 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
             node->deps_left++;
         }
     }
+    node->ndeps = node->deps_left;
     if (fifo && 0 == ndeps) {
         node->flags |= OMPI_QUEUE_EXEC_CHAINED;
     } else {
@@ -465,6 +492,9 @@ int ompi_queue_exec_activate(ompi_queue_exec_t *exec)
     opal_atomic_wmb();
     exec_active_count++;
     OPAL_THREAD_UNLOCK(&exec_active_lock);
+    /* a strong-progress thread that backed off into a sleep takes it now,
+     * not at the end of its sleep */
+    ompi_async_progress_wake();
     return OMPI_SUCCESS;
 }
 

@@ -237,6 +237,11 @@ bool graphs_token_fast(const ompi_mpix_token_t *token);
  * a graph token expands into its nodes and edges, issue 16). */
 int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token);
 
+/** A closed execution's next run of token: a graph loaded there by the
+ * last run is rewound in place (ompi_queue_exec_rewind), anything else is
+ * reset and loaded. */
+int graphs_exec_reload(ompi_queue_exec_t *exec, ompi_mpix_token_t *token);
+
 /* graphs (graphs_graph.c: templates and MPIX_Graph_def; graphs_run.c: execution) */
 
 /** Kinds of graph nodes. */

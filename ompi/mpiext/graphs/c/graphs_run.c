@@ -189,6 +189,29 @@ static int child_load(graphs_child_t *c)
     return gdef_load_with(&c->exec, c->body, c->inst);
 }
 
+/* the variables of an activation back to their initial values: with its
+ * nodes rewound, the activation is as good as a new one (nothing else holds
+ * it once its nodes completed; reference parameters resolve the same) */
+static void inst_rearm(graphs_inst_t *inst)
+{
+    if (0 < inst->def->vbytes) {
+        memcpy(inst->vals, inst->def->init, inst->def->vbytes);
+    }
+}
+
+/* the next iteration of a loop: its nodes rewound in place, unless a goto
+ * added an activation (then loaded anew) */
+static int child_reload(graphs_child_t *c)
+{
+    if (NULL != c->inst && c->exec.nnodes == c->body->nnodes
+        && ompi_queue_exec_rewind(&c->exec)) {
+        inst_rearm(c->inst);
+        return MPI_SUCCESS;
+    }
+    ompi_queue_exec_reset(&c->exec);
+    return child_load(c);
+}
+
 /* advance a sub-execution; a loop starts its next iteration when one
  * completes; true when the sub-execution is complete */
 static bool child_advance(graphs_child_t *c, bool may_block, int *events)
@@ -211,10 +234,8 @@ static bool child_advance(graphs_child_t *c, bool may_block, int *events)
             return true;
         }
         /* the next iteration: a fresh activation of the body (its locals
-         * re-initialized; a body without variables of its own keeps its
-         * activation, which holds nothing) */
-        ompi_queue_exec_reset(&c->exec);
-        rc = child_load(c);
+         * re-initialized) */
+        rc = child_reload(c);
         if (MPI_SUCCESS != rc) {
             c->exec.error = rc;
             return 0 == c->exec.running;
@@ -557,6 +578,20 @@ int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t 
     rc = gdef_load_with(exec, def, inst);
     OBJ_RELEASE(inst);
     return rc;
+}
+
+int graphs_exec_reload(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
+{
+    if (GRAPHS_OP_GRAPH == token->kind && !exec->open && 0 < exec->nnodes
+        && exec->nnodes == token->a.gdef->nnodes && &graphs_run_ops == exec->nodes[0].ops) {
+        graphs_inst_t *inst = ((graphs_run_t *) exec->nodes[0].op)->inst;
+        if (inst->def == token->a.gdef && NULL == inst->parent && ompi_queue_exec_rewind(exec)) {
+            inst_rearm(inst);
+            return MPI_SUCCESS;
+        }
+    }
+    ompi_queue_exec_reset(exec);
+    return graphs_exec_load(exec, token);
 }
 
 int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
