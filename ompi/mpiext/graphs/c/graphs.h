@@ -370,6 +370,35 @@ int graphs_var_write(graphs_var_t *v, void *storage, const void *value);
 int graphs_var_read(const graphs_var_t *v, const void *storage, void *value);
 /** Integer value of a variable's storage (integer types), false if not an integer type. */
 bool graphs_var_to_i64(ompi_datatype_t *dtype, const void *storage, int64_t *v);
+
+/** How an integer variable is stored: its size in bytes, negative when
+ * unsigned; 0 for any other type.  For graphs_var_int_read/_write, which
+ * skip the type lookup on a path run again and again (a loop's condition
+ * and counter). */
+int graphs_var_int_kind(ompi_datatype_t *dtype);
+
+static inline int64_t graphs_var_int_read(int ik, const void *p)
+{
+    switch (ik) {
+    case 1: return *(const int8_t *) p;
+    case 2: return *(const int16_t *) p;
+    case 4: return *(const int32_t *) p;
+    case -1: return *(const uint8_t *) p;
+    case -2: return *(const uint16_t *) p;
+    case -4: return *(const uint32_t *) p;
+    default: return *(const int64_t *) p;
+    }
+}
+
+static inline void graphs_var_int_write(int ik, void *p, int64_t v)
+{
+    switch (ik) {
+    case 1: case -1: *(int8_t *) p = (int8_t) v; break;
+    case 2: case -2: *(int16_t *) p = (int16_t) v; break;
+    case 4: case -4: *(int32_t *) p = (int32_t) v; break;
+    default: *(int64_t *) p = v; break;
+    }
+}
 bool graphs_var_from_i64(ompi_datatype_t *dtype, void *storage, int64_t v);
 /** The index of a local type (0..12), or -1. */
 int graphs_local_type_index(ompi_datatype_t *dtype);
