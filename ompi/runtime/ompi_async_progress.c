@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 
 #include "opal/mca/base/mca_base_var.h"
@@ -43,6 +44,7 @@ static int ompi_async_progress_users = 0;
 static bool ompi_async_progress_started = false;
 
 opal_atomic_int32_t ompi_async_progress_on = 0;
+opal_atomic_int32_t ompi_async_progress_busy = 0;
 
 /* An idle thread sleeps on a condition variable, so that new work wakes it
  * (ompi_async_progress_kick).  A kick bumps kicks and then looks at
@@ -75,8 +77,8 @@ int ompi_async_progress_register(void)
                                  MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_4,
                                  MCA_BASE_VAR_SCOPE_READONLY, &ompi_async_progress_param);
     (void) mca_base_var_register("ompi", "mpi", NULL, "async_progress_spin",
-                                 "Idle progress calls the progress thread makes before it starts "
-                                 "to sleep between calls",
+                                 "Idle progress calls the progress thread makes, yielding the "
+                                 "processor after each, before it starts to sleep between calls",
                                  MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
                                  MCA_BASE_VAR_SCOPE_READONLY, &ompi_async_progress_spin);
     (void) mca_base_var_register("ompi", "mpi", NULL, "async_progress_max_sleep_us",
@@ -165,7 +167,15 @@ static void *ompi_async_progress_main(opal_object_t *arg)
             sleep_ns = 1000;
             continue;
         }
+        if (0 < ompi_async_progress_busy) {
+            /* an execution waits for something only progress sees */
+            continue;
+        }
         if (++idle < (unsigned int) ompi_async_progress_spin) {
+            /* idle since a short while: stay on the run queue, so that the
+             * next execution starts without a wake-up, but leave the core
+             * to whoever else wants it */
+            sched_yield();
             continue;
         }
         /* nothing happens: back off, so an idle process leaves its core */

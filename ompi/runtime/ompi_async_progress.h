@@ -76,6 +76,19 @@ OMPI_DECLSPEC extern opal_atomic_int32_t ompi_async_progress_on;
 
 OMPI_DECLSPEC void ompi_async_progress_kick(void);
 
+/** Holders of work that progress must finish (active executions). */
+OMPI_DECLSPEC extern opal_atomic_int32_t ompi_async_progress_busy;
+
+/**
+ * Work that only progress completes starts (delta 1) or ends (-1): while
+ * any is pending the thread never backs off into a sleep, as a message
+ * that arrives during one would wait for its end.
+ */
+static inline void ompi_async_progress_busy_add(int32_t delta)
+{
+    (void) opal_atomic_add_fetch_32(&ompi_async_progress_busy, delta);
+}
+
 /**
  * New work was handed to progress (an execution joined the active list):
  * an idle thread that backed off into a sleep of up to

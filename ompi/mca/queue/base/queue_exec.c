@@ -490,7 +490,9 @@ int ompi_queue_exec_activate(ompi_queue_exec_t *exec)
     exec->active_index = exec_active_count;
     exec_active[exec_active_count] = exec;
     opal_atomic_wmb();
-    exec_active_count++;
+    if (0 == exec_active_count++) {
+        ompi_async_progress_busy_add(1);
+    }
     OPAL_THREAD_UNLOCK(&exec_active_lock);
     /* a strong-progress thread that backed off into a sleep takes it now,
      * not at the end of its sleep */
@@ -506,6 +508,9 @@ static void exec_remove(ompi_queue_exec_t *exec)
     exec_active[exec->active_index] = exec_active[last];
     exec_active[exec->active_index]->active_index = exec->active_index;
     exec_active_count = last;
+    if (0 == last) {
+        ompi_async_progress_busy_add(-1);
+    }
     exec->active = false;
     exec->active_index = -1;
 }
@@ -593,6 +598,9 @@ void ompi_queue_exec_progress_fini(void)
     }
     free(exec_active);
     exec_active = NULL;
+    if (0 < exec_active_count) {
+        ompi_async_progress_busy_add(-1);
+    }
     exec_active_size = exec_active_count = 0;
     OPAL_THREAD_UNLOCK(&exec_active_lock);
 }
