@@ -246,7 +246,7 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
     return idx;
 }
 
-static void exec_node_done(ompi_queue_exec_t *exec, int32_t idx, int rc)
+static inline void exec_node_done(ompi_queue_exec_t *exec, int32_t idx, int rc)
 {
     ompi_queue_exec_node_t *node = &exec->nodes[idx];
 
@@ -293,6 +293,7 @@ static inline bool exec_reqs_complete(ompi_request_t *const *reqs, int nreqs)
 int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
 {
     int events = 0, progress;
+    bool held_back;
 
     if (exec->advancing) {
         return 0;
@@ -302,6 +303,7 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
         /* nodes a goto appends during this pass start in the next one */
         int32_t grown_from = exec->nnodes;
         progress = 0;
+        held_back = false;
         for (int32_t i = exec->lo; i < grown_from; ++i) {
             ompi_queue_exec_node_t *node = &exec->nodes[i];
             if (OMPI_QUEUE_EXEC_RUNNING == node->state) {
@@ -339,6 +341,7 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
                 }
                 if (0 <= node->coll_seq && node->coll_seq != exec->coll_next) {
                     /* a collective with a lower rank has not started */
+                    held_back = true;
                     continue;
                 }
                 if ((node->flags & OMPI_QUEUE_EXEC_BLOCKING) && !may_block) {
@@ -391,7 +394,11 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
              * cancelled) */
             break;
         }
-    } while (0 != progress);
+        /* another pass finds something to do only where a node still runs
+         * or a collective waited for one that started after it in this
+         * pass: a node made ready by a completion comes later in the array
+         * than the node that completed, and was started in this pass */
+    } while (0 != progress && (0 != exec->running || held_back));
     if (exec->open && exec->lo == exec->nnodes && 0 < exec->nnodes) {
         /* a stream in steady state reuses the same few slots */
         exec_drop_nodes(exec, 0, exec->nnodes);
