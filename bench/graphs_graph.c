@@ -21,6 +21,10 @@
  *            of MPI_Sendrecv
  *   scaling: building + MPIX_Graph_def, and executing, a graph of 100, 1000
  *            and 10000 independent no-op nodes (rank 0 alone): time per node
+ * With the argument "callgrind" and one rank (the neighbour is the rank
+ * itself, so every count is deterministic), the same fan-out and loop run
+ * once each in functions named cg_* for instruction counts
+ * (run-graphs-graph.sh with GRAPHS_CALLGRIND=1).
  */
 
 #include <stdio.h>
@@ -214,11 +218,112 @@ static void scaling(void)
     }
 }
 
+/* ---- callgrind: one rank, sends to itself */
+
+#define CG_BATCHES 50
+
+static void cg_recvs(MPI_Request *r)
+{
+    for (int i = 0; i < BATCH; ++i) {
+        MPI_Irecv(rbuf[i], 8, MPI_BYTE, 0, i, MPI_COMM_WORLD, &r[i]);
+    }
+}
+
+__attribute__((noinline)) static void cg_fanout_graph(MPI_Request *greq, MPI_Request *r)
+{
+    for (int b = 0; b < CG_BATCHES; ++b) {
+        cg_recvs(r);
+        MPI_Start(greq);
+        MPI_Wait(greq, MPI_STATUS_IGNORE);
+        MPI_Waitall(BATCH, r, MPI_STATUSES_IGNORE);
+    }
+}
+
+__attribute__((noinline)) static void cg_fanout_isend(MPI_Request *r)
+{
+    MPI_Request s[BATCH];
+    for (int b = 0; b < CG_BATCHES; ++b) {
+        cg_recvs(r);
+        for (int i = 0; i < BATCH; ++i) {
+            MPI_Isend(sbuf[i], 8, MPI_BYTE, 0, i, MPI_COMM_WORLD, &s[i]);
+        }
+        MPI_Waitall(BATCH, s, MPI_STATUSES_IGNORE);
+        MPI_Waitall(BATCH, r, MPI_STATUSES_IGNORE);
+    }
+}
+
+__attribute__((noinline)) static void cg_while_graph(MPI_Request *req)
+{
+    MPI_Start(req);
+    MPI_Wait(req, MPI_STATUS_IGNORE);
+}
+
+__attribute__((noinline)) static void cg_while_sendrecv(void)
+{
+    for (int i = 0; i < NWHILE; ++i) {
+        MPI_Sendrecv(sv, 2, MPI_INT, 0, 7, rv, 2, MPI_INT, 0, 7, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+    }
+}
+
+static void callgrind_runs(void)
+{
+    MPIX_Graph g, w;
+    MPIX_Token t;
+    MPI_Request greq, r[BATCH];
+    int m1 = -1, n = NWHILE, s;
+
+    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
+    for (int i = 0; i < BATCH; ++i) {
+        MPIX_Send_def(sbuf[i], 8, MPI_BYTE, 0, i, MPI_COMM_WORLD, &t);
+        MPIX_Graph_add(g, &t, NULL, MPIX_DEP_NONE);
+    }
+    MPIX_Graph_def(g, MPI_INFO_NULL, &t);
+    MPIX_Graph_free(&g);
+    MPIX_Execute_init(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &greq);
+    MPIX_Token_free(&t);
+    /* warm-up of every path, then the counted runs */
+    cg_recvs(r);
+    MPI_Start(&greq);
+    MPI_Wait(&greq, MPI_STATUS_IGNORE);
+    MPI_Waitall(BATCH, r, MPI_STATUSES_IGNORE);
+    cg_fanout_graph(&greq, r);
+    cg_fanout_isend(r);
+    MPI_Request_free(&greq);
+
+    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
+    MPIX_Graph_var_create(g, 0, MPIX_GRAPH_VAR_VAL_PARAM, MPI_INT);
+    MPIX_Graph_var_create(g, 1, MPIX_GRAPH_VAR_LOCAL, MPI_INT);
+    MPIX_Graph_var_set(g, 1, &m1);
+    MPIX_Graph_set_param(g, 0, &n);
+    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &w);
+    MPIX_Sendrecv_def(sv, 2, MPI_INT, 0, 7, rv, 2, MPI_INT, 0, 7, MPI_COMM_WORLD,
+                      MPI_STATUS_IGNORE, &t);
+    MPIX_Graph_add(w, &t, &s, MPIX_DEP_NONE);
+    MPIX_Graph_var_reduce(w, 0, 1, MPI_SUM, 0, NULL, s);
+    MPIX_Graph_while(g, 0, w, NULL, MPIX_DEP_NONE);
+    MPIX_Graph_free(&w);
+    MPIX_Graph_def(g, MPI_INFO_NULL, &t);
+    MPIX_Graph_free(&g);
+    MPIX_Execute_init(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &greq);
+    MPIX_Token_free(&t);
+    MPI_Start(&greq);
+    MPI_Wait(&greq, MPI_STATUS_IGNORE);
+    cg_while_graph(&greq);
+    cg_while_sendrecv();
+    MPI_Request_free(&greq);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     memset(sbuf, 1, sizeof(sbuf));
+    if (1 < argc && 0 == strcmp(argv[1], "callgrind")) {
+        callgrind_runs();
+        MPI_Finalize();
+        return 0;
+    }
     fanout();
     while_loop();
     scaling();

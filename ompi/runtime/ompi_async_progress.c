@@ -11,6 +11,8 @@
 #include "ompi_config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <time.h>
 
 #include "opal/mca/base/mca_base_var.h"
@@ -41,6 +43,19 @@ static opal_atomic_int32_t ompi_async_progress_running = 0;   /* read by the thr
 static int ompi_async_progress_users = 0;
 static bool ompi_async_progress_started = false;
 
+opal_atomic_int32_t ompi_async_progress_on = 0;
+opal_atomic_int32_t ompi_async_progress_busy = 0;
+
+/* An idle thread sleeps on a condition variable, so that new work wakes it
+ * (ompi_async_progress_kick).  A kick bumps kicks and then looks at
+ * sleeping; the thread sets sleeping and then compares kicks with the value
+ * it read before its last progress call: one of the two sees the other, so
+ * no work handed over while it goes to sleep waits for the timeout. */
+static pthread_mutex_t ompi_async_progress_sleep_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ompi_async_progress_sleep_cond;
+static opal_atomic_int32_t ompi_async_progress_kicks = 0;
+static volatile int32_t ompi_async_progress_sleeping = 0;
+
 static inline bool ompi_async_progress_is_running(void)
 {
     opal_atomic_rmb();
@@ -62,8 +77,8 @@ int ompi_async_progress_register(void)
                                  MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_4,
                                  MCA_BASE_VAR_SCOPE_READONLY, &ompi_async_progress_param);
     (void) mca_base_var_register("ompi", "mpi", NULL, "async_progress_spin",
-                                 "Idle progress calls the progress thread makes before it starts "
-                                 "to sleep between calls",
+                                 "Idle progress calls the progress thread makes, yielding the "
+                                 "processor after each, before it starts to sleep between calls",
                                  MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
                                  MCA_BASE_VAR_SCOPE_READONLY, &ompi_async_progress_spin);
     (void) mca_base_var_register("ompi", "mpi", NULL, "async_progress_max_sleep_us",
@@ -102,6 +117,43 @@ void ompi_async_progress_configure(void)
     }
 }
 
+/* sleep up to ns unless kicked since kicks was seen; true when kicked */
+static bool ompi_async_progress_sleep(int32_t seen, long ns)
+{
+    struct timespec ts;
+    bool kicked;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += ns;
+    while (ts.tv_nsec >= 1000000000L) {
+        ts.tv_nsec -= 1000000000L;
+        ts.tv_sec++;
+    }
+    pthread_mutex_lock(&ompi_async_progress_sleep_lock);
+    ompi_async_progress_sleeping = 1;
+    opal_atomic_mb();
+    kicked = seen != ompi_async_progress_kicks;
+    if (!kicked) {
+        (void) pthread_cond_timedwait(&ompi_async_progress_sleep_cond,
+                                      &ompi_async_progress_sleep_lock, &ts);
+        kicked = seen != ompi_async_progress_kicks;
+    }
+    ompi_async_progress_sleeping = 0;
+    pthread_mutex_unlock(&ompi_async_progress_sleep_lock);
+    return kicked;
+}
+
+void ompi_async_progress_kick(void)
+{
+    (void) opal_atomic_add_fetch_32(&ompi_async_progress_kicks, 1);
+    opal_atomic_mb();
+    if (0 != ompi_async_progress_sleeping) {
+        pthread_mutex_lock(&ompi_async_progress_sleep_lock);
+        pthread_cond_signal(&ompi_async_progress_sleep_cond);
+        pthread_mutex_unlock(&ompi_async_progress_sleep_lock);
+    }
+}
+
 static void *ompi_async_progress_main(opal_object_t *arg)
 {
     unsigned int idle = 0;
@@ -109,18 +161,30 @@ static void *ompi_async_progress_main(opal_object_t *arg)
     (void) arg;
 
     while (ompi_async_progress_is_running()) {
+        int32_t seen = ompi_async_progress_kicks;
         if (0 < opal_progress()) {
             idle = 0;
             sleep_ns = 1000;
             continue;
         }
+        if (0 < ompi_async_progress_busy) {
+            /* an execution waits for something only progress sees: never
+             * sleep, but let a rank that shares this core run */
+            sched_yield();
+            continue;
+        }
         if (++idle < (unsigned int) ompi_async_progress_spin) {
+            /* idle since a short while: stay on the run queue, so that the
+             * next execution starts without a wake-up, but leave the core
+             * to whoever else wants it */
+            sched_yield();
             continue;
         }
         /* nothing happens: back off, so an idle process leaves its core */
-        struct timespec ts = {.tv_sec = 0, .tv_nsec = sleep_ns};
-        (void) nanosleep(&ts, NULL);
-        if (sleep_ns < (long) ompi_async_progress_max_sleep_us * 1000) {
+        if (ompi_async_progress_sleep(seen, sleep_ns)) {
+            idle = 0;
+            sleep_ns = 1000;
+        } else if (sleep_ns < (long) ompi_async_progress_max_sleep_us * 1000) {
             sleep_ns *= 2;
         }
     }
@@ -130,10 +194,19 @@ static void *ompi_async_progress_main(opal_object_t *arg)
 /* called with the lock held */
 static int ompi_async_progress_launch(void)
 {
+    static bool cond_ready = false;
     int ret;
 
     if (ompi_async_progress_started) {
         return OMPI_SUCCESS;
+    }
+    if (!cond_ready) {
+        pthread_condattr_t attr;
+        pthread_condattr_init(&attr);
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+        pthread_cond_init(&ompi_async_progress_sleep_cond, &attr);
+        pthread_condattr_destroy(&attr);
+        cond_ready = true;
     }
     OBJ_CONSTRUCT(&ompi_async_progress_thread, opal_thread_t);
     ompi_async_progress_thread.t_run = ompi_async_progress_main;
@@ -146,6 +219,7 @@ static int ompi_async_progress_launch(void)
         opal_output(0, "MPI strong progress: could not start the progress thread (%d)", ret);
         return ret;
     }
+    ompi_async_progress_on = 1;
     ompi_async_progress_started = true;
     return OMPI_SUCCESS;
 }
@@ -156,7 +230,9 @@ static void ompi_async_progress_join(void)
     if (!ompi_async_progress_started) {
         return;
     }
+    ompi_async_progress_on = 0;
     (void) opal_atomic_swap_32(&ompi_async_progress_running, 0);
+    ompi_async_progress_kick();
     (void) opal_thread_join(&ompi_async_progress_thread, NULL);
     OBJ_DESTRUCT(&ompi_async_progress_thread);
     ompi_async_progress_started = false;

@@ -27,6 +27,7 @@
 
 #include "ompi_config.h"
 
+#include "opal/sys/atomic.h"
 #include "opal/util/info.h"
 
 BEGIN_C_DECLS
@@ -69,6 +70,37 @@ OMPI_DECLSPEC bool ompi_async_progress_active(void);
 
 /** Write the mpi_strong_progress key into an info object. */
 OMPI_DECLSPEC void ompi_async_progress_set_info(opal_info_t *info);
+
+/** Nonzero while the thread runs (read by ompi_async_progress_wake). */
+OMPI_DECLSPEC extern opal_atomic_int32_t ompi_async_progress_on;
+
+OMPI_DECLSPEC void ompi_async_progress_kick(void);
+
+/** Holders of work that progress must finish (active executions). */
+OMPI_DECLSPEC extern opal_atomic_int32_t ompi_async_progress_busy;
+
+/**
+ * Work that only progress completes starts (delta 1) or ends (-1): while
+ * any is pending the thread never backs off into a sleep, as a message
+ * that arrives during one would wait for its end.
+ */
+static inline void ompi_async_progress_busy_add(int32_t delta)
+{
+    (void) opal_atomic_add_fetch_32(&ompi_async_progress_busy, delta);
+}
+
+/**
+ * New work was handed to progress (an execution joined the active list):
+ * an idle thread that backed off into a sleep of up to
+ * mpi_async_progress_max_sleep_us starts progressing at once instead of at
+ * the end of its sleep.  One load when the thread does not run.
+ */
+static inline void ompi_async_progress_wake(void)
+{
+    if (0 != ompi_async_progress_on) {
+        ompi_async_progress_kick();
+    }
+}
 
 END_C_DECLS
 

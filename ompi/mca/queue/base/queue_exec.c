@@ -19,6 +19,7 @@
 #include "opal/sys/atomic.h"
 #include "ompi/constants.h"
 #include "ompi/mca/queue/base/queue_exec.h"
+#include "ompi/runtime/ompi_async_progress.h"
 
 /* Executions on the active list.  The progress callback is registered at
  * the first activation and stays registered until ompi_queue_exec_progress_fini
@@ -132,6 +133,31 @@ void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
     exec->cancelled = false;
 }
 
+bool ompi_queue_exec_rewind(ompi_queue_exec_t *exec)
+{
+    int32_t unchained = 0;
+
+    if (exec->open || exec->advancing || 0 != exec->running) {
+        return false;
+    }
+    for (int32_t i = 0; i < exec->nnodes; ++i) {
+        ompi_queue_exec_node_t *node = &exec->nodes[i];
+        node->state = OMPI_QUEUE_EXEC_WAITING;
+        node->nreqs = 0;
+        node->deps_left = node->ndeps;
+        if (!(node->flags & OMPI_QUEUE_EXEC_CHAINED)) {
+            unchained++;
+        }
+    }
+    exec->lo = 0;
+    exec->unchained = unchained;
+    exec->error = MPI_SUCCESS;
+    exec->error_node = -1;
+    exec->coll_next = 0;
+    exec->cancelled = false;
+    return true;
+}
+
 void ompi_queue_exec_fini(ompi_queue_exec_t *exec)
 {
     ompi_queue_exec_reset(exec);
@@ -212,6 +238,7 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
             node->deps_left++;
         }
     }
+    node->ndeps = node->deps_left;
     if (fifo && 0 == ndeps) {
         node->flags |= OMPI_QUEUE_EXEC_CHAINED;
     } else {
@@ -221,7 +248,7 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
     return idx;
 }
 
-static void exec_node_done(ompi_queue_exec_t *exec, int32_t idx, int rc)
+static inline void exec_node_done(ompi_queue_exec_t *exec, int32_t idx, int rc)
 {
     ompi_queue_exec_node_t *node = &exec->nodes[idx];
 
@@ -268,6 +295,7 @@ static inline bool exec_reqs_complete(ompi_request_t *const *reqs, int nreqs)
 int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
 {
     int events = 0, progress;
+    bool held_back;
 
     if (exec->advancing) {
         return 0;
@@ -277,6 +305,7 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
         /* nodes a goto appends during this pass start in the next one */
         int32_t grown_from = exec->nnodes;
         progress = 0;
+        held_back = false;
         for (int32_t i = exec->lo; i < grown_from; ++i) {
             ompi_queue_exec_node_t *node = &exec->nodes[i];
             if (OMPI_QUEUE_EXEC_RUNNING == node->state) {
@@ -314,6 +343,7 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
                 }
                 if (0 <= node->coll_seq && node->coll_seq != exec->coll_next) {
                     /* a collective with a lower rank has not started */
+                    held_back = true;
                     continue;
                 }
                 if ((node->flags & OMPI_QUEUE_EXEC_BLOCKING) && !may_block) {
@@ -366,7 +396,11 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
              * cancelled) */
             break;
         }
-    } while (0 != progress);
+        /* another pass finds something to do only where a node still runs
+         * or a collective waited for one that started after it in this
+         * pass: a node made ready by a completion comes later in the array
+         * than the node that completed, and was started in this pass */
+    } while (0 != progress && (0 != exec->running || held_back));
     if (exec->open && exec->lo == exec->nnodes && 0 < exec->nnodes) {
         /* a stream in steady state reuses the same few slots */
         exec_drop_nodes(exec, 0, exec->nnodes);
@@ -468,8 +502,13 @@ int ompi_queue_exec_activate(ompi_queue_exec_t *exec)
     exec->active_index = exec_active_count;
     exec_active[exec_active_count] = exec;
     opal_atomic_wmb();
-    exec_active_count++;
+    if (0 == exec_active_count++) {
+        ompi_async_progress_busy_add(1);
+    }
     OPAL_THREAD_UNLOCK(&exec_active_lock);
+    /* a strong-progress thread that backed off into a sleep takes it now,
+     * not at the end of its sleep */
+    ompi_async_progress_wake();
     return OMPI_SUCCESS;
 }
 
@@ -481,6 +520,9 @@ static void exec_remove(ompi_queue_exec_t *exec)
     exec_active[exec->active_index] = exec_active[last];
     exec_active[exec->active_index]->active_index = exec->active_index;
     exec_active_count = last;
+    if (0 == last) {
+        ompi_async_progress_busy_add(-1);
+    }
     exec->active = false;
     exec->active_index = -1;
 }
@@ -568,6 +610,9 @@ void ompi_queue_exec_progress_fini(void)
     }
     free(exec_active);
     exec_active = NULL;
+    if (0 < exec_active_count) {
+        ompi_async_progress_busy_add(-1);
+    }
     exec_active_size = exec_active_count = 0;
     OPAL_THREAD_UNLOCK(&exec_active_lock);
 }

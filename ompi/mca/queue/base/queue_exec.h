@@ -116,6 +116,7 @@ typedef struct ompi_queue_exec_node_t {
     uint16_t flags;          /**< OMPI_QUEUE_EXEC_BLOCKING, _COLL, _COLL_ITEM */
     int32_t coll_seq;        /**< collective nodes: rank among them, in append order */
     int32_t deps_left;       /**< predecessors not completed */
+    int32_t ndeps;           /**< predecessors pending when appended (ompi_queue_exec_rewind) */
     int32_t nsucc;
     union {
         int32_t one;         /**< nsucc == 1 */
@@ -170,6 +171,17 @@ OMPI_DECLSPEC void ompi_queue_exec_fini(ompi_queue_exec_t *exec);
 
 /** Drop every node (none running) and the error: ready for a new execution. */
 OMPI_DECLSPEC void ompi_queue_exec_reset(ompi_queue_exec_t *exec);
+
+/**
+ * Ready the same nodes for a new execution: every node waiting again on
+ * the predecessors it had when appended, no error, the collective order
+ * from its start; the operations are kept (their owner re-arms them).
+ * Cheaper than reset + appending them again (a persistent graph execution,
+ * a loop's next iteration).  Not for open executions.
+ *
+ * @return false, changing nothing, when a node is running
+ */
+OMPI_DECLSPEC bool ompi_queue_exec_rewind(ompi_queue_exec_t *exec);
 
 /**
  * Append a node.  Lock held by the caller (or the execution not yet

@@ -284,6 +284,11 @@ static inline bool graphs_token_try_now(ompi_mpix_token_t *t, ompi_request_t **r
  * a graph token expands into its nodes and edges, issue 16). */
 int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token);
 
+/** A closed execution's next run of token: a graph loaded there by the
+ * last run is rewound in place (ompi_queue_exec_rewind), anything else is
+ * reset and loaded. */
+int graphs_exec_reload(ompi_queue_exec_t *exec, ompi_mpix_token_t *token);
+
 /* graphs (graphs_graph.c: templates and MPIX_Graph_def; graphs_run.c: execution) */
 
 /** Kinds of graph nodes. */
@@ -412,6 +417,35 @@ int graphs_var_write(graphs_var_t *v, void *storage, const void *value);
 int graphs_var_read(const graphs_var_t *v, const void *storage, void *value);
 /** Integer value of a variable's storage (integer types), false if not an integer type. */
 bool graphs_var_to_i64(ompi_datatype_t *dtype, const void *storage, int64_t *v);
+
+/** How an integer variable is stored: its size in bytes, negative when
+ * unsigned; 0 for any other type.  For graphs_var_int_read/_write, which
+ * skip the type lookup on a path run again and again (a loop's condition
+ * and counter). */
+int graphs_var_int_kind(ompi_datatype_t *dtype);
+
+static inline int64_t graphs_var_int_read(int ik, const void *p)
+{
+    switch (ik) {
+    case 1: return *(const int8_t *) p;
+    case 2: return *(const int16_t *) p;
+    case 4: return *(const int32_t *) p;
+    case -1: return *(const uint8_t *) p;
+    case -2: return *(const uint16_t *) p;
+    case -4: return *(const uint32_t *) p;
+    default: return *(const int64_t *) p;
+    }
+}
+
+static inline void graphs_var_int_write(int ik, void *p, int64_t v)
+{
+    switch (ik) {
+    case 1: case -1: *(int8_t *) p = (int8_t) v; break;
+    case 2: case -2: *(int16_t *) p = (int16_t) v; break;
+    case 4: case -4: *(int32_t *) p = (int32_t) v; break;
+    default: *(int64_t *) p = v; break;
+    }
+}
 bool graphs_var_from_i64(ompi_datatype_t *dtype, void *storage, int64_t v);
 /** The index of a local type (0..12), or -1. */
 int graphs_local_type_index(ompi_datatype_t *dtype);

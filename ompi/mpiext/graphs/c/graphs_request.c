@@ -392,13 +392,13 @@ static int graphs_request_launch(graphs_request_t *req)
         return OMPI_SUCCESS;
     }
     OPAL_THREAD_LOCK(&req->exec.lock);
-    ompi_queue_exec_reset(&req->exec);
     if (graphs_token_fast(req->token)) {
         /* one operation and nothing before it: start it here, no node
          * unless it is still running */
         ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
         int nreqs, rc;
 
+        ompi_queue_exec_reset(&req->exec);
         if (graphs_token_try_now(req->token, reqs, &nreqs, &rc)) {
             ompi_queue_exec_retire_now(&req->exec, rc);
         } else {
@@ -406,9 +406,11 @@ static int graphs_request_launch(graphs_request_t *req)
             (void) ompi_queue_exec_track(&req->exec, &graphs_token_exec_ops, req->token, reqs,
                                          nreqs);
         }
-    } else if (MPI_SUCCESS != (ret = graphs_exec_load(&req->exec, req->token))) {
+    } else if (MPI_SUCCESS != (ret = graphs_exec_reload(&req->exec, req->token))) {
         req->exec.error = ret;
-    } else {
+    } else if (MPIX_OFFLOAD_PTHREAD != req->loc_type) {
+        /* at PTHREAD the progress thread runs it: a loop that could run
+         * to its end here would take the caller's time */
         (void) ompi_queue_exec_advance(&req->exec, false);
     }
     done = ompi_queue_exec_complete(&req->exec);

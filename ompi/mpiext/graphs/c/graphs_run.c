@@ -119,12 +119,22 @@ static int inst_new(graphs_gdef_t *def, graphs_inst_t *parent, ompi_queue_exec_t
 
 struct graphs_child_t;
 
+/* a var_reduce node's variables, looked up at its first start: the storage
+ * of a variable does not move while the activation lives, and the node
+ * keeps its activation (rewound, not reloaded) */
+typedef struct graphs_vcache_t {
+    void *p[3];                     /**< in1, in2, out */
+    ompi_datatype_t *t[3];
+    int sum_ik;                     /**< an integer MPI_SUM: graphs_var_int_kind, else 0 */
+} graphs_vcache_t;
+
 typedef struct graphs_run_t {
     graphs_inst_t *inst;            /**< retained */
     int idx;                        /**< node index in inst->def */
     struct graphs_block_t *block;
     ompi_mpix_token_t *tcopy;       /**< the token with its variables resolved, or NULL */
     struct graphs_child_t *child;   /**< a running sub-execution, or NULL */
+    graphs_vcache_t *vc;            /**< var_reduce: its variables, or NULL */
 } graphs_run_t;
 
 /* the runs of one activation, allocated together */
@@ -141,6 +151,8 @@ typedef struct graphs_child_t {
     graphs_inst_t *parent;          /**< the enclosing activation (not retained: the run holds it) */
     graphs_inst_t *inst;            /**< the current activation (retained) */
     int cond;                       /**< while: the condition variable; -1 otherwise */
+    void *cond_p;                   /**< its storage, when an integer (cond_ik) */
+    int cond_ik;                    /**< graphs_var_int_kind of it, 0: look it up each time */
     bool cancelled;
 } graphs_child_t;
 
@@ -189,6 +201,29 @@ static int child_load(graphs_child_t *c)
     return gdef_load_with(&c->exec, c->body, c->inst);
 }
 
+/* the variables of an activation back to their initial values: with its
+ * nodes rewound, the activation is as good as a new one (nothing else holds
+ * it once its nodes completed; reference parameters resolve the same) */
+static void inst_rearm(graphs_inst_t *inst)
+{
+    if (0 < inst->def->vbytes) {
+        memcpy(inst->vals, inst->def->init, inst->def->vbytes);
+    }
+}
+
+/* the next iteration of a loop: its nodes rewound in place, unless a goto
+ * added an activation (then loaded anew) */
+static int child_reload(graphs_child_t *c)
+{
+    if (NULL != c->inst && c->exec.nnodes == c->body->nnodes
+        && ompi_queue_exec_rewind(&c->exec)) {
+        inst_rearm(c->inst);
+        return MPI_SUCCESS;
+    }
+    ompi_queue_exec_reset(&c->exec);
+    return child_load(c);
+}
+
 /* advance a sub-execution; a loop starts its next iteration when one
  * completes; true when the sub-execution is complete */
 static bool child_advance(graphs_child_t *c, bool may_block, int *events)
@@ -204,17 +239,16 @@ static bool child_advance(graphs_child_t *c, bool may_block, int *events)
         if (c->cond < 0 || MPI_SUCCESS != c->exec.error || c->cancelled) {
             return true;
         }
-        if (!cond_true(c->parent, c->cond, &rc)) {
+        if (0 != c->cond_ik ? 0 == graphs_var_int_read(c->cond_ik, c->cond_p)
+                            : !cond_true(c->parent, c->cond, &rc)) {
             if (MPI_SUCCESS != rc) {
                 c->exec.error = rc;
             }
             return true;
         }
         /* the next iteration: a fresh activation of the body (its locals
-         * re-initialized; a body without variables of its own keeps its
-         * activation, which holds nothing) */
-        ompi_queue_exec_reset(&c->exec);
-        rc = child_load(c);
+         * re-initialized) */
+        rc = child_reload(c);
         if (MPI_SUCCESS != rc) {
             c->exec.error = rc;
             return 0 == c->exec.running;
@@ -244,6 +278,14 @@ static int child_start(graphs_run_t *run, graphs_gdef_t *body, int cond, ompi_re
     c->body = body;
     c->parent = run->inst;
     c->cond = cond;
+    c->cond_ik = 0;
+    if (0 <= cond) {
+        graphs_var_t *v = NULL;
+        c->cond_p = graphs_inst_var(run->inst, cond, &v);
+        if (NULL != c->cond_p) {
+            c->cond_ik = graphs_var_int_kind(v->dtype);
+        }
+    }
     c->cancelled = false;
     c->inst = NULL;
     rc = child_load(c);
@@ -295,6 +337,7 @@ static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
         r->block = block;
         r->tcopy = NULL;
         r->child = NULL;
+        r->vc = NULL;
         if (0 < k) {
             if (dn->ndeps > 64 && NULL == (dp = malloc(dn->ndeps * sizeof(int)))) {
                 rc = MPI_ERR_NO_MEM;
@@ -327,6 +370,32 @@ static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
     }
     free(map);
     return rc;
+}
+
+static int reduce_lookup(graphs_run_t *run, graphs_dnode_t *dn)
+{
+    graphs_vcache_t *vc = malloc(sizeof(*vc));
+    const int ids[3] = {dn->in1, dn->in2, dn->out};
+
+    if (NULL == vc) {
+        return MPI_ERR_NO_MEM;
+    }
+    for (int k = 0; k < 3; ++k) {
+        graphs_var_t *v = NULL;
+        vc->p[k] = graphs_inst_var(run->inst, ids[k], &v);
+        if (NULL == vc->p[k]) {
+            free(vc);
+            return MPI_ERR_ARG;
+        }
+        vc->t[k] = v->dtype;
+    }
+    vc->sum_ik = 0;
+    if (dn->cmp < 0 && &ompi_mpi_op_sum.op == dn->op && vc->t[0] == vc->t[1]
+        && vc->t[0] == vc->t[2]) {
+        vc->sum_ik = graphs_var_int_kind(vc->t[0]);
+    }
+    run->vc = vc;
+    return MPI_SUCCESS;
 }
 
 static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
@@ -371,14 +440,20 @@ static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
     case GRAPHS_GN_NOP:
         return MPI_SUCCESS;
     case GRAPHS_GN_REDUCE: {
-        graphs_var_t *v1 = NULL, *v2 = NULL, *vo = NULL;
-        void *p1 = graphs_inst_var(inst, dn->in1, &v1);
-        void *p2 = graphs_inst_var(inst, dn->in2, &v2);
-        void *po = graphs_inst_var(inst, dn->out, &vo);
-        if (NULL == p1 || NULL == p2 || NULL == po) {
-            return MPI_ERR_ARG;
+        graphs_vcache_t *vc = run->vc;
+        if (NULL == vc && MPI_SUCCESS != (rc = reduce_lookup(run, dn))) {
+            return rc;
         }
-        return graphs_var_reduce_compute(dn->op, dn->cmp, v1->dtype, p1, p2, vo->dtype, po);
+        vc = run->vc;
+        if (0 != vc->sum_ik) {
+            /* modulo 2^n, as the integer MPI_SUM */
+            uint64_t x = (uint64_t) graphs_var_int_read(vc->sum_ik, vc->p[0])
+                         + (uint64_t) graphs_var_int_read(vc->sum_ik, vc->p[1]);
+            graphs_var_int_write(vc->sum_ik, vc->p[2], (int64_t) x);
+            return MPI_SUCCESS;
+        }
+        return graphs_var_reduce_compute(dn->op, dn->cmp, vc->t[0], vc->p[0], vc->p[1], vc->t[2],
+                                         vc->p[2]);
     }
     case GRAPHS_GN_IF: {
         bool c = cond_true(inst, dn->var, &rc);
@@ -432,6 +507,8 @@ static void run_release(void *op)
     }
     free(run->tcopy);
     run->tcopy = NULL;
+    free(run->vc);
+    run->vc = NULL;
     OBJ_RELEASE(run->inst);
     if (0 == --block->left) {
         free(block);
@@ -512,6 +589,7 @@ static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_in
         r->block = block;
         r->tcopy = NULL;
         r->child = NULL;
+        r->vc = NULL;
         if (dn->ndeps > 64 && NULL == (dp = malloc(dn->ndeps * sizeof(int)))) {
             idx = -1;
         } else {
@@ -559,6 +637,20 @@ int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t 
     return rc;
 }
 
+int graphs_exec_reload(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
+{
+    if (GRAPHS_OP_GRAPH == token->kind && !exec->open && 0 < exec->nnodes
+        && exec->nnodes == token->a.gdef->nnodes && &graphs_run_ops == exec->nodes[0].ops) {
+        graphs_inst_t *inst = ((graphs_run_t *) exec->nodes[0].op)->inst;
+        if (inst->def == token->a.gdef && NULL == inst->parent && ompi_queue_exec_rewind(exec)) {
+            inst_rearm(inst);
+            return MPI_SUCCESS;
+        }
+    }
+    ompi_queue_exec_reset(exec);
+    return graphs_exec_load(exec, token);
+}
+
 int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
 {
     /* a one-node graph around the token, whose node runs the token as a
@@ -596,6 +688,7 @@ int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
     block->runs[0].block = block;
     block->runs[0].tcopy = NULL;
     block->runs[0].child = NULL;
+    block->runs[0].vc = NULL;
     if (0 > ompi_queue_exec_add(exec, &graphs_run_ops, &block->runs[0], 0, 0, NULL, true)) {
         OBJ_RELEASE(inst);
         rc = MPI_ERR_NO_MEM;

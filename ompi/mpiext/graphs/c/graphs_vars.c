@@ -167,6 +167,18 @@ bool graphs_var_to_i64(ompi_datatype_t *dtype, const void *p, int64_t *v)
     return false;
 }
 
+int graphs_var_int_kind(ompi_datatype_t *dtype)
+{
+    size_t size;
+    vt_kind_t k = var_kind(dtype, &size);
+
+    if ((VT_SIGNED != k && VT_UNSIGNED != k)
+        || (1 != size && 2 != size && 4 != size && 8 != size)) {
+        return 0;
+    }
+    return (VT_SIGNED == k) ? (int) size : -(int) size;
+}
+
 bool graphs_var_from_i64(ompi_datatype_t *dtype, void *p, int64_t v)
 {
     size_t size;
