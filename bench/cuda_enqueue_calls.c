@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #define CHECKS 200000
 #define WRITES 20000
 #define ROUNDS 5
@@ -45,14 +47,6 @@ static struct {
     cu_result_t (*mem_host_get_device_pointer)(cu_dptr_t *, void *, unsigned);
     cu_result_t (*stream_write_value64)(cu_stream_t, cu_dptr_t, uint64_t, unsigned);
 } cu;
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 static int load(void)
 {
@@ -107,21 +101,21 @@ int main(void)
         return 1;
     }
     for (int r = 0; r < ROUNDS; ++r) {
-        t0 = now();
+        t0 = bench_now();
         for (int i = 0; i < CHECKS; ++i) {
             (void) cu.ctx_get_current(&cur);
         }
-        best_get = (now() - t0 < best_get) ? now() - t0 : best_get;
-        t0 = now();
+        best_get = (bench_now() - t0 < best_get) ? bench_now() - t0 : best_get;
+        t0 = bench_now();
         for (int i = 0; i < CHECKS; ++i) {
             (void) cu.stream_is_capturing(stream, &capturing);
         }
-        best_cap = (now() - t0 < best_cap) ? now() - t0 : best_cap;
-        t0 = now();
+        best_cap = (bench_now() - t0 < best_cap) ? bench_now() - t0 : best_cap;
+        t0 = bench_now();
         for (int i = 0; i < WRITES; ++i) {
             (void) cu.stream_write_value64(stream, dcounter, (uint64_t) i, 0);
         }
-        best_write = (now() - t0 < best_write) ? now() - t0 : best_write;
+        best_write = (bench_now() - t0 < best_write) ? bench_now() - t0 : best_write;
         (void) cu.stream_synchronize(stream);
     }
     best_get /= CHECKS;

@@ -33,6 +33,8 @@
 
 #include <mpi.h>
 
+#include "bench_util.h"
+
 #define BURST 16
 #define WINDOW 256
 #define WINDOWS 200
@@ -43,13 +45,6 @@ struct pending {
     MPI_Request reqs[WINDOW];
     int n;
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Testsome over the list, then compact it (what the runtime does). */
 static void drain_once(struct pending *p)
@@ -79,7 +74,7 @@ static double sender(struct pending *p, const char *buf, int mode, long *tracked
     int w, i, b, flag;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (w = 0; w < WINDOWS; w++) {
         for (i = 0; i < WINDOW; i += BURST) {
             for (b = 0; b < BURST; b++) {
@@ -105,7 +100,7 @@ static double sender(struct pending *p, const char *buf, int mode, long *tracked
         }
         MPI_Recv(&ack, 1, MPI_CHAR, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
-    return WINDOWS * WINDOW / (now() - t0);
+    return WINDOWS * WINDOW / (bench_now() - t0);
 }
 
 static void receiver(char *buf)

@@ -34,30 +34,14 @@
 #include <mpi.h>
 #include <mpi-ext.h>
 
+#include "bench_graphs.h"
+#include "bench_util.h"
+
 #define BATCH 64
 #define ROUNDS 15
 #define NWHILE 1000
 
 static int rank;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static double median(double *v, int n)
-{
-    for (int i = 1; i < n; ++i) {
-        for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
-            double x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    }
-    return v[n / 2];
-}
 
 static char sbuf[BATCH][8], rbuf[BATCH][8];
 
@@ -73,25 +57,18 @@ static void recv_batch(void)
 
 static void fanout(void)
 {
-    MPIX_Graph g;
     MPIX_Token t;
     MPI_Request greq, r[BATCH];
     const int iters = 200;
     double best_g = 1e9, best_b = 1e9, ratio[ROUNDS];
 
-    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
-    for (int i = 0; i < BATCH; ++i) {
-        MPIX_Send_def(sbuf[i], 8, MPI_BYTE, 1, i, MPI_COMM_WORLD, &t);
-        MPIX_Graph_add(g, &t, NULL, MPIX_DEP_NONE);
-    }
-    MPIX_Graph_def(g, MPI_INFO_NULL, &t);
-    MPIX_Graph_free(&g);
+    t = bench_fanout_token(sbuf, BATCH, 1);
     MPIX_Execute_init(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &greq);
     MPIX_Token_free(&t);
     for (int round = 0; round < ROUNDS; ++round) {
         double tg, tb, t0;
         MPI_Barrier(MPI_COMM_WORLD);
-        t0 = now();
+        t0 = bench_now();
         for (int it = 0; it < iters; ++it) {
             if (0 == rank) {
                 MPI_Start(&greq);
@@ -101,9 +78,9 @@ static void fanout(void)
                 recv_batch();
             }
         }
-        tg = (now() - t0) / (iters * BATCH);
+        tg = (bench_now() - t0) / (iters * BATCH);
         MPI_Barrier(MPI_COMM_WORLD);
-        t0 = now();
+        t0 = bench_now();
         for (int it = 0; it < iters; ++it) {
             if (0 == rank) {
                 for (int i = 0; i < BATCH; ++i) {
@@ -115,7 +92,7 @@ static void fanout(void)
                 recv_batch();
             }
         }
-        tb = (now() - t0) / (iters * BATCH);
+        tb = (bench_now() - t0) / (iters * BATCH);
         best_g = tg < best_g ? tg : best_g;
         best_b = tb < best_b ? tb : best_b;
         ratio[round] = tg / tb;
@@ -124,7 +101,7 @@ static void fanout(void)
     if (0 == rank) {
         printf("fanout  64-send graph %7.1f ns/msg  64 Isend+Waitall %7.1f ns/msg  ratio %.2f "
                "(median %.2f)\n", best_g * 1e9, best_b * 1e9, best_g / best_b,
-               median(ratio, ROUNDS));
+               bench_median(ratio, ROUNDS));
     }
 }
 
@@ -132,45 +109,28 @@ static int sv[2], rv[2];
 
 static void while_loop(void)
 {
-    MPIX_Graph g, w;
     MPIX_Token t;
     MPI_Request req;
-    int peer = 1 - rank, m1 = -1, n = NWHILE;
+    int peer = 1 - rank;
     double best_g = 1e9, best_b = 1e9, ratio[ROUNDS];
 
-    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
-    MPIX_Graph_var_create(g, 0, MPIX_GRAPH_VAR_VAL_PARAM, MPI_INT);
-    MPIX_Graph_var_create(g, 1, MPIX_GRAPH_VAR_LOCAL, MPI_INT);
-    MPIX_Graph_var_set(g, 1, &m1);
-    MPIX_Graph_set_param(g, 0, &n);
-    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &w);
-    MPIX_Sendrecv_def(sv, 2, MPI_INT, peer, 7, rv, 2, MPI_INT, peer, 7, MPI_COMM_WORLD,
-                      MPI_STATUS_IGNORE, &t);
-    {
-        int s;
-        MPIX_Graph_add(w, &t, &s, MPIX_DEP_NONE);
-        MPIX_Graph_var_reduce(w, 0, 1, MPI_SUM, 0, NULL, s);
-    }
-    MPIX_Graph_while(g, 0, w, NULL, MPIX_DEP_NONE);
-    MPIX_Graph_free(&w);
-    MPIX_Graph_def(g, MPI_INFO_NULL, &t);
-    MPIX_Graph_free(&g);
+    t = bench_uc1_token(NWHILE, peer, peer, sv, rv);
     MPIX_Execute_init(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &req);
     MPIX_Token_free(&t);
     for (int round = 0; round < ROUNDS; ++round) {
         double tg, tb, t0;
         MPI_Barrier(MPI_COMM_WORLD);
-        t0 = now();
+        t0 = bench_now();
         MPI_Start(&req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
-        tg = (now() - t0) / NWHILE;
+        tg = (bench_now() - t0) / NWHILE;
         MPI_Barrier(MPI_COMM_WORLD);
-        t0 = now();
+        t0 = bench_now();
         for (int i = 0; i < NWHILE; ++i) {
             MPI_Sendrecv(sv, 2, MPI_INT, peer, 7, rv, 2, MPI_INT, peer, 7, MPI_COMM_WORLD,
                          MPI_STATUS_IGNORE);
         }
-        tb = (now() - t0) / NWHILE;
+        tb = (bench_now() - t0) / NWHILE;
         best_g = tg < best_g ? tg : best_g;
         best_b = tb < best_b ? tb : best_b;
         ratio[round] = tg / tb;
@@ -179,7 +139,7 @@ static void while_loop(void)
     if (0 == rank) {
         printf("while   N=%d exchanges graph %7.1f ns/iter  MPI_Sendrecv loop %7.1f ns/iter  "
                "ratio %.2f (median %.2f)\n", NWHILE, best_g * 1e9, best_b * 1e9, best_g / best_b,
-               median(ratio, ROUNDS));
+               bench_median(ratio, ROUNDS));
     }
 }
 
@@ -196,20 +156,20 @@ static void scaling(void)
         MPIX_Graph g;
         MPIX_Token t;
 
-        t0 = now();
+        t0 = bench_now();
         MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
         for (int i = 0; i < n; ++i) {
             /* a chain every 10 nodes, independent otherwise */
             MPIX_Graph_nop(g, NULL, (i % 10) ? i : MPIX_DEP_NONE);
         }
         MPIX_Graph_def(g, MPI_INFO_NULL, &t);
-        tbuild = (now() - t0) / n;
+        tbuild = (bench_now() - t0) / n;
         MPIX_Graph_free(&g);
         for (int r = 0; r < 5; ++r) {
             double te;
-            t0 = now();
+            t0 = bench_now();
             MPIX_Execute(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL);
-            te = (now() - t0) / n;
+            te = (bench_now() - t0) / n;
             texec = te < texec ? te : texec;
         }
         MPIX_Token_free(&t);
@@ -268,18 +228,10 @@ __attribute__((noinline)) static void cg_while_sendrecv(void)
 
 static void callgrind_runs(void)
 {
-    MPIX_Graph g, w;
     MPIX_Token t;
     MPI_Request greq, r[BATCH];
-    int m1 = -1, n = NWHILE, s;
 
-    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
-    for (int i = 0; i < BATCH; ++i) {
-        MPIX_Send_def(sbuf[i], 8, MPI_BYTE, 0, i, MPI_COMM_WORLD, &t);
-        MPIX_Graph_add(g, &t, NULL, MPIX_DEP_NONE);
-    }
-    MPIX_Graph_def(g, MPI_INFO_NULL, &t);
-    MPIX_Graph_free(&g);
+    t = bench_fanout_token(sbuf, BATCH, 0);
     MPIX_Execute_init(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &greq);
     MPIX_Token_free(&t);
     /* warm-up of every path, then the counted runs */
@@ -291,20 +243,7 @@ static void callgrind_runs(void)
     cg_fanout_isend(r);
     MPI_Request_free(&greq);
 
-    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
-    MPIX_Graph_var_create(g, 0, MPIX_GRAPH_VAR_VAL_PARAM, MPI_INT);
-    MPIX_Graph_var_create(g, 1, MPIX_GRAPH_VAR_LOCAL, MPI_INT);
-    MPIX_Graph_var_set(g, 1, &m1);
-    MPIX_Graph_set_param(g, 0, &n);
-    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &w);
-    MPIX_Sendrecv_def(sv, 2, MPI_INT, 0, 7, rv, 2, MPI_INT, 0, 7, MPI_COMM_WORLD,
-                      MPI_STATUS_IGNORE, &t);
-    MPIX_Graph_add(w, &t, &s, MPIX_DEP_NONE);
-    MPIX_Graph_var_reduce(w, 0, 1, MPI_SUM, 0, NULL, s);
-    MPIX_Graph_while(g, 0, w, NULL, MPIX_DEP_NONE);
-    MPIX_Graph_free(&w);
-    MPIX_Graph_def(g, MPI_INFO_NULL, &t);
-    MPIX_Graph_free(&g);
+    t = bench_uc1_token(NWHILE, 0, 0, sv, rv);
     MPIX_Execute_init(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &greq);
     MPIX_Token_free(&t);
     MPI_Start(&greq);

@@ -32,28 +32,11 @@
 #include <mpi.h>
 #include <mpi-ext.h>
 
+#include "bench_util.h"
+
 #define BATCH 64
 #define ITERS 1000
 #define ROUNDS 15
-
-static double median(double *v, int n)
-{
-    for (int i = 1; i < n; ++i) {
-        for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
-            double x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    }
-    return v[n / 2];
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* The four variants of a batch, as separate functions so that callgrind
  * gives each its own inclusive instruction count. */
@@ -100,7 +83,7 @@ static double run(int mode, int rank, int iters, MPIX_Stream s, MPIX_Token tok, 
     double t0;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int i = 0; i < iters; ++i) {
         if (0 == rank) {
             switch (mode) {
@@ -125,7 +108,7 @@ static double run(int mode, int rank, int iters, MPIX_Stream s, MPIX_Token tok, 
             MPI_Send(rbuf, 0, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
         }
     }
-    return (now() - t0) / iters / BATCH;
+    return (bench_now() - t0) / iters / BATCH;
 }
 
 int main(int argc, char **argv)
@@ -154,8 +137,8 @@ int main(int argc, char **argv)
         printf("send_us=%.3f stream_tokens_us=%.3f ratio_stream=%.3f median_ratio_stream=%.3f "
                "isend_wait_us=%.3f iexecute_wait_us=%.3f ratio_iexecute=%.3f "
                "median_ratio_iexecute=%.3f\n",
-               best[0] * 1e6, best[1] * 1e6, best[1] / best[0], median(ratio_s, rounds),
-               best[2] * 1e6, best[3] * 1e6, best[3] / best[2], median(ratio_i, rounds));
+               best[0] * 1e6, best[1] * 1e6, best[1] / best[0], bench_median(ratio_s, rounds),
+               best[2] * 1e6, best[3] * 1e6, best[3] / best[2], bench_median(ratio_i, rounds));
     }
     MPIX_Token_free(&tok);
     MPIX_Stream_free(&s);

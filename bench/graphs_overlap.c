@@ -39,31 +39,15 @@
 #include <mpi.h>
 #include <mpi-ext.h>
 
+#include "bench_graphs.h"
+#include "bench_util.h"
+
 #define ROUNDS 21
 
 static int rank, size;
 static int nwhile = 1000;
 static int sv[2], rv[2];
 static volatile double sink;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static double median(double *v, int n)
-{
-    for (int i = 1; i < n; ++i) {
-        for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
-            double x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    }
-    return v[n / 2];
-}
 
 /* the host's work: a dependent floating-point chain, no memory traffic
  * and no MPI call */
@@ -78,25 +62,10 @@ static void compute(long iters)
 
 static MPI_Request uc1_request(int loc)
 {
-    MPIX_Graph g, w;
     MPIX_Token t;
     MPI_Request req;
-    int right = (rank + 1) % size, left = (rank - 1 + size) % size, m1 = -1, s;
 
-    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g);
-    MPIX_Graph_var_create(g, 0, MPIX_GRAPH_VAR_VAL_PARAM, MPI_INT);
-    MPIX_Graph_var_create(g, 1, MPIX_GRAPH_VAR_LOCAL, MPI_INT);
-    MPIX_Graph_var_set(g, 1, &m1);
-    MPIX_Graph_set_param(g, 0, &nwhile);
-    MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &w);
-    MPIX_Sendrecv_def(sv, 2, MPI_INT, right, 7, rv, 2, MPI_INT, left, 7, MPI_COMM_WORLD,
-                      MPI_STATUS_IGNORE, &t);
-    MPIX_Graph_add(w, &t, &s, MPIX_DEP_NONE);
-    MPIX_Graph_var_reduce(w, 0, 1, MPI_SUM, 0, NULL, s);
-    MPIX_Graph_while(g, 0, w, NULL, MPIX_DEP_NONE);
-    MPIX_Graph_free(&w);
-    MPIX_Graph_def(g, MPI_INFO_NULL, &t);
-    MPIX_Graph_free(&g);
+    t = bench_uc1_token(nwhile, (rank + 1) % size, (rank - 1 + size) % size, sv, rv);
     if (MPI_SUCCESS != MPIX_Execute_init(t, MPI_INFO_NULL, loc, NULL, &req)) {
         fprintf(stderr, "MPIX_Execute_init refused the location\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -110,10 +79,10 @@ static double run_comm(MPI_Request *req)
     double t0;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     MPI_Start(req);
     MPI_Wait(req, MPI_STATUS_IGNORE);
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 static double run_compute(long k)
@@ -121,9 +90,9 @@ static double run_compute(long k)
     double t0;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     compute(k);
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 static double run_both(MPI_Request *req, long k, double *tcomp)
@@ -131,13 +100,13 @@ static double run_both(MPI_Request *req, long k, double *tcomp)
     double t0, t1;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     MPI_Start(req);
-    t1 = now();
+    t1 = bench_now();
     compute(k);
-    *tcomp = now() - t1;
+    *tcomp = bench_now() - t1;
     MPI_Wait(req, MPI_STATUS_IGNORE);
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 static void measure(const char *name, int loc, long k)
@@ -163,7 +132,7 @@ static void measure(const char *name, int loc, long k)
         double mn = bc < bk ? bc : bk;
         printf("%-8s N=%d  comm %7.1f us  compute %7.1f us  both %7.1f us  overlap %5.1f %% "
                "(median %5.1f %%)  compute slowed %.2fx\n", name, nwhile, bc * 1e6, bk * 1e6,
-               bb * 1e6, 100.0 * (bc + bk - bb) / mn, 100.0 * median(ov, ROUNDS), bkin / bk);
+               bb * 1e6, 100.0 * (bc + bk - bb) / mn, 100.0 * bench_median(ov, ROUNDS), bkin / bk);
     }
 }
 

@@ -29,6 +29,8 @@
 
 #include <mpi.h>
 
+#include "bench_util.h"
+
 #define ROUNDS 11
 #define PP_ITERS 20000
 #define WINDOW 64
@@ -39,27 +41,6 @@ static const int bw_size[NBW] = {1 << 20, 16 << 20};
 static const int bw_iters[NBW] = {200, 16};
 static int rank, peer;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static double median(const double *in, int n)
-{
-    double v[ROUNDS];
-    memcpy(v, in, n * sizeof(*v));
-    for (int i = 1; i < n; ++i) {
-        for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
-            double x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    }
-    return v[n / 2];
-}
-
 /* half round trip of a ping-pong on a send and a receive request */
 static double pingpong(MPI_Request *send, MPI_Request *recv, int iters, MPI_Queue *q)
 {
@@ -67,7 +48,7 @@ static double pingpong(MPI_Request *send, MPI_Request *recv, int iters, MPI_Queu
     double t0;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int i = 0; i < iters; ++i) {
         if (NULL == q) {
             MPI_Start(first);
@@ -84,7 +65,7 @@ static double pingpong(MPI_Request *send, MPI_Request *recv, int iters, MPI_Queu
     if (NULL != q) {
         MPI_Queue_fence(q);
     }
-    return (now() - t0) / iters / 2;
+    return (bench_now() - t0) / iters / 2;
 }
 
 /* the floor: the same two processes pass a flag through shared memory */
@@ -93,7 +74,7 @@ static double flag_pingpong(volatile int *flag)
     double t0;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int i = 0; i < PP_ITERS; ++i) {
         if (0 == rank) {
             __atomic_store_n(flag, 2 * i + 1, __ATOMIC_RELEASE);
@@ -105,7 +86,7 @@ static double flag_pingpong(volatile int *flag)
             __atomic_store_n(flag, 2 * i + 2, __ATOMIC_RELEASE);
         }
     }
-    return (now() - t0) / PP_ITERS / 2;
+    return (bench_now() - t0) / PP_ITERS / 2;
 }
 
 /* messages per second of rank 0's windows */
@@ -114,14 +95,14 @@ static double rate(MPI_Request *win, MPI_Request *reply)
     double t0;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int i = 0; i < RATE_ITERS; ++i) {
         MPI_Startall(WINDOW, win);
         MPI_Waitall(WINDOW, win, MPI_STATUSES_IGNORE);
         MPI_Start(reply);
         MPI_Wait(reply, MPI_STATUS_IGNORE);
     }
-    return (double) WINDOW * RATE_ITERS / (now() - t0);
+    return (double) WINDOW * RATE_ITERS / (bench_now() - t0);
 }
 
 static void make_pair(void *sbuf, void *rbuf, int count, int tag, MPI_Request *req, int match)
@@ -220,18 +201,18 @@ int main(int argc, char **argv)
 
     if (0 == rank) {
         printf("pingpong_8B_us plain=%.3f matched=%.3f queued=%.3f floor=%.3f\n",
-               median(t_pp[0], ROUNDS) * 1e6, median(t_pp[1], ROUNDS) * 1e6,
-               median(t_q, ROUNDS) * 1e6, median(t_floor, ROUNDS) * 1e6);
+               bench_median(t_pp[0], ROUNDS) * 1e6, bench_median(t_pp[1], ROUNDS) * 1e6,
+               bench_median(t_q, ROUNDS) * 1e6, bench_median(t_floor, ROUNDS) * 1e6);
         printf("ratio matched/plain=%.3f queued/plain=%.3f matched/floor=%.2f\n",
-               median(r_pp, ROUNDS), median(r_q, ROUNDS), median(r_floor, ROUNDS));
+               bench_median(r_pp, ROUNDS), bench_median(r_q, ROUNDS), bench_median(r_floor, ROUNDS));
         for (int b = 0; b < NBW; ++b) {
             printf("bandwidth_%dMiB_GBps plain=%.2f matched=%.2f ratio=%.3f\n", bw_size[b] >> 20,
-                   median(t_bw[b][0], ROUNDS), median(t_bw[b][1], ROUNDS),
-                   median(r_bw[b], ROUNDS));
+                   bench_median(t_bw[b][0], ROUNDS), bench_median(t_bw[b][1], ROUNDS),
+                   bench_median(r_bw[b], ROUNDS));
         }
         printf("rate_w64_8B_Mmsgs plain=%.2f matched=%.2f ratio=%.3f\n",
-               median(t_rate[0], ROUNDS) / 1e6, median(t_rate[1], ROUNDS) / 1e6,
-               median(r_rate, ROUNDS));
+               bench_median(t_rate[0], ROUNDS) / 1e6, bench_median(t_rate[1], ROUNDS) / 1e6,
+               bench_median(r_rate, ROUNDS));
     }
 
     for (int m = 0; m < 2; ++m) {

@@ -20,22 +20,17 @@
 
 #include <mpi.h>
 
+#include "bench_util.h"
+
 #define ITERS 20000
 #define ROUNDS 7
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static double pingpong(MPI_Request *send, MPI_Request *recv, int rank)
 {
     double t0;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int i = 0; i < ITERS; ++i) {
         if (0 == rank) {
             MPI_Start(send);
@@ -49,7 +44,7 @@ static double pingpong(MPI_Request *send, MPI_Request *recv, int rank)
             MPI_Wait(send, MPI_STATUS_IGNORE);
         }
     }
-    return (now() - t0) / ITERS / 2;
+    return (bench_now() - t0) / ITERS / 2;
 }
 
 int main(int argc, char **argv)

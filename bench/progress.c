@@ -22,22 +22,17 @@
 
 #include <mpi.h>
 
+#include "bench_util.h"
+
 #define COUNT (1 << 20)
 #define COMPUTE_S 0.5
 #define ROUNDS 5
 #define PINGPONGS 20000
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void compute(double seconds)
 {
-    double end = now() + seconds;
-    while (now() < end) {
+    double end = bench_now() + seconds;
+    while (bench_now() < end) {
     }
 }
 
@@ -62,16 +57,16 @@ int main(int argc, char **argv)
             MPI_Wait(&req, MPI_STATUS_IGNORE);
         } else if (0 == rank) {
             MPI_Barrier(MPI_COMM_WORLD);
-            double t0 = now();
+            double t0 = bench_now();
             MPI_Send(buf, COUNT, MPI_INT, 1, 0, MPI_COMM_WORLD);
-            double t = now() - t0;
+            double t = bench_now() - t0;
             best_send = t < best_send ? t : best_send;
         }
     }
 
     for (int r = 0; r < ROUNDS; ++r) {
         MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = now();
+        double t0 = bench_now();
         for (int i = 0; i < PINGPONGS; ++i) {
             if (0 == rank) {
                 MPI_Send(small, 8, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
@@ -81,7 +76,7 @@ int main(int argc, char **argv)
                 MPI_Send(small, 8, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
             }
         }
-        double lat = (now() - t0) / PINGPONGS / 2;
+        double lat = (bench_now() - t0) / PINGPONGS / 2;
         best_lat = lat < best_lat ? lat : best_lat;
     }
 

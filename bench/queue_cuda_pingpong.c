@@ -33,6 +33,8 @@
 
 #include <mpi.h>
 
+#include "bench_util.h"
+
 #define N 256
 #define ITERS 2000
 #define ROUNDS 5
@@ -103,13 +105,6 @@ static int load_driver(void)
     return 0;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 struct bufs {
     CUstream_t stream;
     CUdptr_t dsend, drecv;
@@ -133,7 +128,7 @@ static double run_sync(struct bufs *b, int rank)
     double t0;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int i = 0; i < ITERS; ++i) {
         if (0 == rank) {
             produce(b, i);
@@ -150,7 +145,7 @@ static double run_sync(struct bufs *b, int rank)
         }
     }
     cu.stream_synchronize(b->stream);
-    return (now() - t0) / ITERS / 2;
+    return (bench_now() - t0) / ITERS / 2;
 }
 
 static double run_queued(struct bufs *b, MPI_Queue *q, MPI_Request *send, MPI_Request *recv,
@@ -159,7 +154,7 @@ static double run_queued(struct bufs *b, MPI_Queue *q, MPI_Request *send, MPI_Re
     double t0;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int i = 0; i < ITERS; ++i) {
         if (0 == rank) {
             produce(b, i);
@@ -179,7 +174,7 @@ static double run_queued(struct bufs *b, MPI_Queue *q, MPI_Request *send, MPI_Re
     }
     MPI_Queue_fence(q);
     cu.stream_synchronize(b->stream);
-    return (now() - t0) / ITERS / 2;
+    return (bench_now() - t0) / ITERS / 2;
 }
 
 /* stream writes trigger = i; host sees it, writes done = i; stream waits */
@@ -194,7 +189,7 @@ static double memop_round_trip(CUstream_t stream)
         return -1;
     }
     host[0] = host[1] = 0;
-    t0 = now();
+    t0 = bench_now();
     for (uint64_t i = 1; i <= ITERS; ++i) {
         cu.stream_write_value64(stream, dev, i, 0);
         cu.stream_wait_value64(stream, dev + 8, i, 0 /* geq */);
@@ -205,7 +200,7 @@ static double memop_round_trip(CUstream_t stream)
         host[1] = i;
     }
     cu.stream_synchronize(stream);
-    return (now() - t0) / ITERS;
+    return (bench_now() - t0) / ITERS;
 }
 
 int main(int argc, char **argv)

@@ -24,28 +24,10 @@
 
 #include <mpi.h>
 
+#include "bench_util.h"
+
 #define ITERS 20000
 #define ROUNDS 15
-
-/* median of n values (sorts them) */
-static double median(double *v, int n)
-{
-    for (int i = 1; i < n; ++i) {
-        for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
-            double x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
-        }
-    }
-    return v[n / 2];
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* order of operations for a rank: rank 0 sends first */
 static double run(int mode, MPI_Request *send, MPI_Request *recv, MPI_Queue *q, int rank)
@@ -54,7 +36,7 @@ static double run(int mode, MPI_Request *send, MPI_Request *recv, MPI_Queue *q, 
     double t0;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int i = 0; i < ITERS; ++i) {
         if (0 == mode) {
             MPI_Start(first);
@@ -74,7 +56,7 @@ static double run(int mode, MPI_Request *send, MPI_Request *recv, MPI_Queue *q, 
     if (1 == mode) {
         MPI_Queue_fence(q);
     }
-    return (now() - t0) / ITERS / 2;
+    return (bench_now() - t0) / ITERS / 2;
 }
 
 int main(int argc, char **argv)
@@ -110,7 +92,7 @@ int main(int argc, char **argv)
         printf("a_start_wait_us=%.3f b_enqueue_one_fence_us=%.3f c_enqueue_fence_each_us=%.3f "
                "ratio_b=%.3f ratio_c=%.3f median_ratio_b=%.3f median_ratio_c=%.3f\n",
                best[0] * 1e6, best[1] * 1e6, best[2] * 1e6, best[1] / best[0], best[2] / best[0],
-               median(ratio_b, ROUNDS), median(ratio_c, ROUNDS));
+               bench_median(ratio_b, ROUNDS), bench_median(ratio_c, ROUNDS));
     }
     MPI_Finalize();
     return 0;

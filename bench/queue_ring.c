@@ -20,16 +20,11 @@
 
 #include <mpi.h>
 
+#include "bench_util.h"
+
 #define N 1024
 #define ITERS 2000
 #define ROUNDS 5
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -54,7 +49,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < ROUNDS; ++r) {
         for (int mode = 0; mode < 2; ++mode) {
             MPI_Barrier(MPI_COMM_WORLD);
-            double t0 = now();
+            double t0 = bench_now();
             for (int it = 0; it < ITERS; ++it) {
                 if (0 == mode) {
                     MPI_Startall(2, &reqs[0]);
@@ -69,7 +64,7 @@ int main(int argc, char **argv)
             if (1 == mode) {
                 MPI_Queue_fence(&q);
             }
-            double t = (now() - t0) / ITERS;
+            double t = (bench_now() - t0) / ITERS;
             MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
             best[mode] = t < best[mode] ? t : best[mode];
         }
