@@ -11,19 +11,23 @@
 /*
  * The two halves of a UCX channel as persistent requests.
  *
- * Receive m: the start grants it (puts m into the sender's slot, once: a
- * cancelled receive's grant stands for the next start), then the request
- * waits for the sender's flag to reach m, and copies the message out of
- * the ring (eager) or the bounce buffer (non-contiguous), or finds it in
- * place.
+ * Receive m: a rendezvous receive first posts the tag receive of the
+ * channel's tag into its buffer (or bounce buffer), so that the message
+ * finds it expected; then the start grants m (puts m into the sender's
+ * slot, once: a cancelled receive's grant stands for the next start).  An
+ * eager receive then waits for the sender's flag to reach m and copies the
+ * message out of the ring; a rendezvous receive waits for its tag receive
+ * (and unpacks the bounce buffer when not contiguous).
  *
  * Send m: waits for the grant its path needs (eager: receive m - DEPTH + 1
- * started, so that the ring entry it reuses has been consumed; direct:
- * receive m started), puts the data, orders (eager: a fence, the flag
- * going over the same lane; direct: a flush of the endpoint, since the
- * receive buffer is reached over another lane), puts the flag m, and
- * completes when its puts completed locally; a synchronous send also waits
- * for the grant of receive m (its receive has started).
+ * started, so that the ring entry it reuses has been consumed; rendezvous:
+ * receive m started, its tag receive posted), then either puts the data
+ * into the ring, a fence (the flag goes over the same lane) and the flag
+ * m, or tag-sends the message (UCX's rendezvous: the receiver reads it
+ * with cma or RDMA, or it streams over TCP).  It completes when its
+ * operations completed locally (a rendezvous send, once the receiver has
+ * the data); a synchronous send also waits for the grant of receive m (its
+ * receive has started).
  *
  * A start moves what it can at once; otherwise the request goes on the
  * active list, the only requests the progress callback advances.  UCX is
@@ -63,9 +67,14 @@ static void match_ucx_request_construct(mca_match_ucx_request_t *req)
     req->super.req_cancel = match_ucx_cancel;
 }
 
-/* lock held: forget operations in flight (UCX completes them on its own) */
+/* lock held: forget operations in flight (UCX completes them on its own);
+ * a tag receive still posted is cancelled first, so that no later message
+ * lands in a buffer the request no longer owns */
 static void match_ucx_drop_ops(mca_match_ucx_request_t *req)
 {
+    if (!req->is_send && NULL != req->ops[1]) {
+        ucp_request_cancel(mca_match_ucx_worker(), req->ops[1]);
+    }
     for (int i = 0; i < 2; ++i) {
         if (NULL != req->ops[i]) {
             ucp_request_free(req->ops[i]);
@@ -79,10 +88,6 @@ static void match_ucx_request_destruct(mca_match_ucx_request_t *req)
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
     if (mca_match_ucx_is_open()) {
         match_ucx_drop_ops(req);
-        if (NULL != req->data_rkey) {
-            ucp_rkey_destroy(req->data_rkey);
-        }
-        mca_match_ucx_mem_unmap(req->bounce_mh);
         if (req->has_slot) {
             mca_match_ucx_slot_release(req->slot_index);
         }
@@ -195,83 +200,90 @@ static inline uint64_t match_ucx_word(const mca_match_ucx_request_t *req)
     return (v >> MCA_MATCH_UCX_COUNT_BITS) == req->own_gen ? v & MCA_MATCH_UCX_COUNT_MASK : 0;
 }
 
-/* lock held: move what can be moved.  Returns true when the request is
- * complete. */
-static bool match_ucx_advance(mca_match_ucx_request_t *req)
+/* lock held: the tag operation of a rendezvous message, send or receive of
+ * the channel's tag; a pending one is kept in ops[slot] */
+static int match_ucx_tag_op(mca_match_ucx_request_t *req, int slot, void *buf)
 {
-    uint64_t m = req->count + 1;
+    ucp_request_param_t param = {.op_attr_mask = 0};
+    ucs_status_ptr_t op;
 
     if (req->is_send) {
-        if (0 == req->stage) {
-            uint64_t grant = match_ucx_word(req);
-            const void *src = req->contiguous ? req->cptr : req->bounce;
+        op = ucp_tag_send_nbx(req->ep, buf, req->bytes, req->tag, &param);
+    } else {
+        op = ucp_tag_recv_nbx(mca_match_ucx_worker(), buf, req->bytes, req->tag,
+                              ~(ucp_tag_t) 0, &param);
+    }
+    if (UCS_PTR_IS_ERR(op)) {
+        opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ucx: tag %s of %zu bytes failed: %s",
+                            req->is_send ? "send" : "receive", req->bytes,
+                            ucs_status_string(UCS_PTR_STATUS(op)));
+        req->status = MPI_ERR_OTHER;
+        return MPI_ERR_OTHER;
+    }
+    req->ops[slot] = UCS_PTR_IS_PTR(op) ? op : NULL;
+    return MPI_SUCCESS;
+}
 
-            if (req->eager ? grant + (MCA_MATCH_UCX_DEPTH - 1) < m : grant < m) {
-                return false;
-            }
-            req->count = m;
-            if (0 < req->bytes) {
-                uint64_t remote = req->eager ? req->peer_slot + MCA_MATCH_UCX_LINE
-                                                   + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry
-                                             : req->peer_data;
-                if (!req->contiguous) {
-                    match_ucx_pack(req);
-                }
-                if (MPI_SUCCESS
-                    != match_ucx_put(req, 0, src, req->bytes, remote,
-                                     req->eager ? req->slot_rkey : req->data_rkey)) {
-                    return true;
-                }
-                if (req->eager) {
-                    /* data and flag go into one region, over one lane,
-                     * where a fence orders them */
-                    (void) ucp_worker_fence(mca_match_ucx_worker());
-                } else {
-                    /* the receive buffer is reached over another lane (its
-                     * key is another memory domain's): the flag waits until
-                     * the data is remotely complete */
-                    ucp_request_param_t param = {.op_attr_mask = 0};
-                    ucs_status_ptr_t op = ucp_ep_flush_nbx(req->ep, &param);
+/* lock held: the send of message m, once the grant it needs is there */
+static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
+{
+    if (0 == req->stage) {
+        uint64_t grant = match_ucx_word(req);
+        void *src = req->contiguous ? (void *) req->cptr : (void *) req->bounce;
 
-                    if (UCS_PTR_IS_ERR(op)) {
-                        req->status = MPI_ERR_OTHER;
-                        return true;
-                    }
-                    req->ops[1] = UCS_PTR_IS_PTR(op) ? op : NULL;
-                    req->stage = 1;
-                }
-            }
-            if (0 == req->stage) {
-                /* eager, or nothing to move: the flag follows at once */
-                req->put_word = req->peer_gen | req->count;
-                if (MPI_SUCCESS
-                    != match_ucx_put(req, 1, &req->put_word, sizeof(req->put_word),
-                                     req->peer_slot, req->slot_rkey)) {
-                    return true;
-                }
-                req->stage = 2;
-            }
+        if (req->eager ? grant + (MCA_MATCH_UCX_DEPTH - 1) < m : grant < m) {
+            return false;
         }
-        if (1 == req->stage) {
-            if (!match_ucx_ops_done(req)) {
-                return false;
+        req->count = m;
+        if (!req->contiguous && 0 < req->bytes) {
+            match_ucx_pack(req);
+        }
+        if (!req->eager) {
+            /* the receiver posted its tag receive before granting m */
+            if (MPI_SUCCESS != match_ucx_tag_op(req, 0, src)) {
+                return true;
+            }
+        } else {
+            if (0 < req->bytes) {
+                uint64_t remote = req->peer_slot + MCA_MATCH_UCX_LINE
+                                  + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry;
+
+                if (MPI_SUCCESS
+                    != match_ucx_put(req, 0, src, req->bytes, remote, req->slot_rkey)) {
+                    return true;
+                }
+                /* data and flag go into one region, over one lane, where
+                 * a fence orders them */
+                (void) ucp_worker_fence(mca_match_ucx_worker());
             }
             req->put_word = req->peer_gen | req->count;
             if (MPI_SUCCESS
-                != match_ucx_put(req, 0, &req->put_word, sizeof(req->put_word), req->peer_slot,
+                != match_ucx_put(req, 1, &req->put_word, sizeof(req->put_word), req->peer_slot,
                                  req->slot_rkey)) {
                 return true;
             }
-            req->stage = 2;
         }
-        if (!match_ucx_ops_done(req)) {
-            return false;
-        }
-        /* a synchronous send completes once its receive has started */
-        return !req->sync || match_ucx_word(req) >= req->count;
+        req->stage = 2;
     }
+    if (!match_ucx_ops_done(req)) {
+        return false;
+    }
+    /* a synchronous send completes once its receive has started */
+    return !req->sync || match_ucx_word(req) >= req->count;
+}
 
+/* lock held: the receive of message m */
+static bool match_ucx_recv_advance(mca_match_ucx_request_t *req, uint64_t m)
+{
     if (0 == req->stage) {
+        if (!req->eager
+            && MPI_SUCCESS
+                   != match_ucx_tag_op(req, 1,
+                                       req->contiguous ? (void *) req->cptr
+                                                       : (void *) req->bounce)) {
+            return true;
+        }
         if (req->granted < m) {
             req->granted = m;
             req->put_word = req->peer_gen | m;
@@ -284,13 +296,27 @@ static bool match_ucx_advance(mca_match_ucx_request_t *req)
         req->stage = 1;
     }
     if (1 == req->stage) {
-        if (match_ucx_word(req) < m) {
-            return false;
-        }
-        if (0 < req->bytes) {
-            if (req->eager) {
+        if (req->eager) {
+            if (match_ucx_word(req) < m) {
+                return false;
+            }
+            if (0 < req->bytes) {
                 match_ucx_unpack(req, req->ring + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry);
-            } else if (!req->contiguous) {
+            }
+        } else {
+            if (NULL != req->ops[1]) {
+                ucs_status_t status = ucp_request_check_status(req->ops[1]);
+
+                if (UCS_INPROGRESS == status) {
+                    return false;
+                }
+                if (UCS_OK != status) {
+                    req->status = MPI_ERR_OTHER;
+                }
+                ucp_request_free(req->ops[1]);
+                req->ops[1] = NULL;
+            }
+            if (!req->contiguous) {
                 match_ucx_unpack(req, req->bounce);
             }
         }
@@ -298,6 +324,15 @@ static bool match_ucx_advance(mca_match_ucx_request_t *req)
         req->stage = 2;
     }
     return match_ucx_ops_done(req);
+}
+
+/* lock held: move what can be moved.  Returns true when the request is
+ * complete. */
+static bool match_ucx_advance(mca_match_ucx_request_t *req)
+{
+    uint64_t m = req->count + 1;
+
+    return req->is_send ? match_ucx_send_advance(req, m) : match_ucx_recv_advance(req, m);
 }
 
 static void match_ucx_complete(mca_match_ucx_request_t *req)
@@ -389,8 +424,10 @@ int mca_match_ucx_progress(void)
 }
 
 /* A receive whose message has not arrived can be cancelled (its grant
- * stands: the message goes to the next start); a send cannot (its data may
- * be on its way). */
+ * stands: the message goes to the next start, into the ring or to the tag
+ * receive that start posts); a send cannot (its data may be on its way).
+ * A rendezvous receive is cancelled when UCX can cancel its tag receive,
+ * which it can until a message matched it. */
 static int match_ucx_cancel(ompi_request_t *request, int complete)
 {
     mca_match_ucx_request_t *req = (mca_match_ucx_request_t *) request;
@@ -398,11 +435,17 @@ static int match_ucx_cancel(ompi_request_t *request, int complete)
     (void) complete;
 
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
-    if (!req->is_send && 2 > req->stage && (NULL != req->prev || match_ucx_active == req)
-        && match_ucx_word(req) <= req->count) {
+    if (!req->is_send && 2 > req->stage && (NULL != req->prev || match_ucx_active == req)) {
+        if (req->eager) {
+            cancelled = match_ucx_word(req) <= req->count;
+        } else if (NULL != req->ops[1]) {
+            ucp_request_cancel(mca_match_ucx_worker(), req->ops[1]);
+            cancelled = UCS_ERR_CANCELED == ucp_request_check_status(req->ops[1]);
+        }
+    }
+    if (cancelled) {
         match_ucx_list_remove(req);
         match_ucx_drop_ops(req);
-        cancelled = true;
     }
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
     if (cancelled) {
