@@ -28,7 +28,9 @@
  * entry it reuses was consumed by then), followed by the flag put, which a
  * fence orders after it (both go into the region, over one lane): the
  * receiver polls the flag of the message it expects, and data is there
- * when it shows.
+ * when it shows.  When UCX maps the peer's region into this process
+ * (ucp_rkey_ptr: a shared-memory transport), these puts are plain stores,
+ * the flag's and the grant's with release order.
  *
  * A larger message goes by UCX's rendezvous: the receive start posts a tag
  * receive of the channel's own tag into the receive buffer (or a bounce
@@ -70,6 +72,7 @@ typedef struct mca_match_ucx_component_t {
     unsigned int max_channels; /**< slots of the region: channel halves of this process */
     unsigned int eager_limit;  /**< bytes of one ring entry */
     bool same_node;            /**< also serve peers of this node (else leave them to sm) */
+    bool map_peer;             /**< store into a peer's region UCX maps here, instead of puts */
 } mca_match_ucx_component_t;
 
 OMPI_DECLSPEC extern mca_match_ucx_component_t mca_match_ucx_component;
@@ -82,6 +85,7 @@ typedef struct mca_match_ucx_request_t {
     ucp_ep_h ep;                   /**< to the peer's worker */
     ucp_rkey_h slot_rkey;          /**< the peer's region (the component's, per peer) */
     uint64_t peer_slot;            /**< address of the peer's slot */
+    unsigned char *peer_ptr;       /**< the peer's slot mapped here (shared memory), or NULL */
     ucp_tag_t tag;                 /**< the channel's tag (rendezvous messages) */
     volatile uint64_t *word;       /**< own slot's first word, written by the peer */
     unsigned char *ring;           /**< receiver: own slot's ring */

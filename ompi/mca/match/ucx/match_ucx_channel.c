@@ -159,19 +159,33 @@ static int match_ucx_offer(mca_match_request_t *request, struct ompi_proc_t *pee
     return OMPI_SUCCESS;
 }
 
-/* lock held: the endpoint and the region key of the peer that sent info */
+/* lock held: the endpoint and the region key of the peer that sent info,
+ * and the peer's slot (req->peer_slot) mapped here when a shared-memory
+ * transport allows: then words and eager data are stored, not put */
 static int match_ucx_reach(mca_match_ucx_request_t *req, struct ompi_proc_t *peer,
                            const mca_match_channel_info_t *info)
 {
     const void *address, *rkey;
     size_t address_len, rkey_len;
+    void *ptr;
+    int ret;
 
     if (!match_ucx_tail_piece(info, 0, &address, &address_len) || 0 == address_len
         || !match_ucx_tail_piece(info, 1, &rkey, &rkey_len) || 0 == rkey_len) {
         return OMPI_ERR_BAD_PARAM;
     }
-    return mca_match_ucx_reach(peer, address, address_len, rkey, rkey_len, &req->ep,
-                               &req->slot_rkey);
+    ret = mca_match_ucx_reach(peer, address, address_len, rkey, rkey_len, &req->ep,
+                              &req->slot_rkey);
+    if (OMPI_SUCCESS == ret && mca_match_ucx_component.map_peer
+        && UCS_OK == ucp_rkey_ptr(req->slot_rkey, req->peer_slot, &ptr)) {
+        req->peer_ptr = ptr;
+    }
+    opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ucx: %s half: %s, %s into the peer's slot",
+                        req->is_send ? "send" : "receive",
+                        req->eager ? "eager" : "rendezvous",
+                        NULL != req->peer_ptr ? "stores" : "puts");
+    return ret;
 }
 
 static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *peer,

@@ -116,6 +116,13 @@ static int match_ucx_register(void)
                                            "when it is selected)",
                                            MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
                                            MCA_BASE_VAR_SCOPE_READONLY, &c->same_node);
+    c->map_peer = true;
+    (void) mca_base_component_var_register(v, "map_peer",
+                                           "When UCX maps a peer's region into this process "
+                                           "(shared-memory transports), write flags, grants and "
+                                           "eager messages with stores instead of puts",
+                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                           MCA_BASE_VAR_SCOPE_READONLY, &c->map_peer);
     return OMPI_SUCCESS;
 }
 

@@ -146,6 +146,19 @@ static int match_ucx_put(mca_match_ucx_request_t *req, int slot, const void *src
     return MPI_SUCCESS;
 }
 
+/* lock held: write value into the peer's slot word: a store when the
+ * peer's region is mapped here (a shared-memory transport), else a put */
+static int match_ucx_put_word(mca_match_ucx_request_t *req, int slot, uint64_t value)
+{
+    if (NULL != req->peer_ptr) {
+        __atomic_store_n((uint64_t *) req->peer_ptr, value, __ATOMIC_RELEASE);
+        return MPI_SUCCESS;
+    }
+    req->put_word = value;
+    return match_ucx_put(req, slot, &req->put_word, sizeof(req->put_word), req->peer_slot,
+                         req->slot_rkey);
+}
+
 /* lock held: are the request's operations complete? */
 static bool match_ucx_ops_done(mca_match_ucx_request_t *req)
 {
@@ -165,9 +178,9 @@ static bool match_ucx_ops_done(mca_match_ucx_request_t *req)
     return true;
 }
 
-static void match_ucx_pack(mca_match_ucx_request_t *req)
+static void match_ucx_pack(mca_match_ucx_request_t *req, unsigned char *dst)
 {
-    struct iovec iov = {.iov_base = req->bounce, .iov_len = req->bytes};
+    struct iovec iov = {.iov_base = dst, .iov_len = req->bytes};
     uint32_t iov_count = 1;
     size_t max_data = req->bytes, zero = 0;
 
@@ -236,31 +249,40 @@ static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
             return false;
         }
         req->count = m;
-        if (!req->contiguous && 0 < req->bytes) {
-            match_ucx_pack(req);
-        }
         if (!req->eager) {
+            if (!req->contiguous) {
+                match_ucx_pack(req, req->bounce);
+            }
             /* the receiver posted its tag receive before granting m */
             if (MPI_SUCCESS != match_ucx_tag_op(req, 0, src)) {
                 return true;
             }
         } else {
             if (0 < req->bytes) {
-                uint64_t remote = req->peer_slot + MCA_MATCH_UCX_LINE
-                                  + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry;
+                size_t at = MCA_MATCH_UCX_LINE + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry;
 
-                if (MPI_SUCCESS
-                    != match_ucx_put(req, 0, src, req->bytes, remote, req->slot_rkey)) {
-                    return true;
+                if (NULL != req->peer_ptr) {
+                    /* the flag's release store orders the copy before it */
+                    if (req->contiguous) {
+                        memcpy(req->peer_ptr + at, src, req->bytes);
+                    } else {
+                        match_ucx_pack(req, req->peer_ptr + at);
+                    }
+                } else {
+                    if (!req->contiguous) {
+                        match_ucx_pack(req, req->bounce);
+                    }
+                    if (MPI_SUCCESS
+                        != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + at,
+                                         req->slot_rkey)) {
+                        return true;
+                    }
+                    /* data and flag go into one region, over one lane,
+                     * where a fence orders them */
+                    (void) ucp_worker_fence(mca_match_ucx_worker());
                 }
-                /* data and flag go into one region, over one lane, where
-                 * a fence orders them */
-                (void) ucp_worker_fence(mca_match_ucx_worker());
             }
-            req->put_word = req->peer_gen | req->count;
-            if (MPI_SUCCESS
-                != match_ucx_put(req, 1, &req->put_word, sizeof(req->put_word), req->peer_slot,
-                                 req->slot_rkey)) {
+            if (MPI_SUCCESS != match_ucx_put_word(req, 1, req->peer_gen | req->count)) {
                 return true;
             }
         }
@@ -286,10 +308,7 @@ static bool match_ucx_recv_advance(mca_match_ucx_request_t *req, uint64_t m)
         }
         if (req->granted < m) {
             req->granted = m;
-            req->put_word = req->peer_gen | m;
-            if (MPI_SUCCESS
-                != match_ucx_put(req, 0, &req->put_word, sizeof(req->put_word), req->peer_slot,
-                                 req->slot_rkey)) {
+            if (MPI_SUCCESS != match_ucx_put_word(req, 0, req->peer_gen | m)) {
                 return true;
             }
         }
