@@ -21,9 +21,18 @@
  * the peer writes: the receiver writes the sender's *grant* (how many
  * receives it has started), the sender writes the receiver's *flag* (how
  * many messages it has delivered).  Behind the line, a receiver's slot has
- * a ring of MCA_MATCH_UCX_DEPTH entries of eager_limit bytes.
+ * an inline ring of MCA_MATCH_UCX_INLINE_DEPTH lines, then a ring of
+ * MCA_MATCH_UCX_DEPTH entries of eager_limit bytes.
  *
- * A message of at most eager_limit bytes is put into the receiver's ring
+ * A message of at most MCA_MATCH_UCX_INLINE_MAX bytes goes into one line
+ * of the inline ring, behind a stamp (the message's number): message m
+ * may go once the receiver started receive m - INLINE_DEPTH + 1, the
+ * receiver polls the stamp of the line it expects, and the sender reads
+ * the grant only when the one it last read does not cover m, so that
+ * one line moves per message.  The stamp is stored after the data with
+ * release order, or put after a fence.
+ *
+ * A larger message of at most eager_limit bytes is put into the receiver's ring
  * (message m may go once the receiver started receive m - DEPTH + 1: the
  * entry it reuses was consumed by then), followed by the flag put, which a
  * fence orders after it (both go into the region, over one lane): the
@@ -58,6 +67,12 @@
 BEGIN_C_DECLS
 
 #define MCA_MATCH_UCX_LINE 64
+/** Lines of a receiver's inline ring (inline messages in flight + 1). */
+#define MCA_MATCH_UCX_INLINE_DEPTH 16
+/** Bytes of an inline message: a line less its stamp. */
+#define MCA_MATCH_UCX_INLINE_MAX (MCA_MATCH_UCX_LINE - 8)
+/** Offset of the ring in a slot: the word's line, then the inline lines. */
+#define MCA_MATCH_UCX_RING_AT (MCA_MATCH_UCX_LINE * (1 + MCA_MATCH_UCX_INLINE_DEPTH))
 /** Ring entries of a receiver's slot (eager messages in flight + 1). */
 #define MCA_MATCH_UCX_DEPTH 2
 /** A slot word: the slot's generation above MCA_MATCH_UCX_COUNT_BITS, a
@@ -89,6 +104,7 @@ typedef struct mca_match_ucx_request_t {
     ucp_tag_t tag;                 /**< the channel's tag (rendezvous messages) */
     volatile uint64_t *word;       /**< own slot's first word, written by the peer */
     unsigned char *ring;           /**< receiver: own slot's ring */
+    unsigned char *lines;          /**< receiver: own slot's inline ring */
     uint32_t slot_index;
     uint32_t own_gen;              /**< generation of the own slot */
     uint64_t peer_gen;             /**< generation of the peer's slot, shifted in place */
@@ -97,6 +113,7 @@ typedef struct mca_match_ucx_request_t {
     bool sync;                     /**< synchronous send: completes once granted */
     bool contiguous;               /**< this side's data is one block at cptr */
     bool eager;                    /**< messages go through the receiver's ring, else by rendezvous */
+    bool inline_msg;               /**< eager, in a line of the inline ring */
     bool truncated;                /**< receive: the sender's message is larger */
     size_t bytes;                  /**< moved per message: min of the two sides */
     size_t entry;                  /**< bytes of one ring entry (the peer's eager limit) */
@@ -104,6 +121,7 @@ typedef struct mca_match_ucx_request_t {
     unsigned char *bounce;         /**< packed data (non-contiguous side, rendezvous) */
     uint64_t count;                /**< sender: messages put; receiver: received */
     uint64_t granted;              /**< receiver: receives granted (started) */
+    uint64_t grant_seen;           /**< sender: the grant as last read */
     uint64_t put_word;             /**< source of the last flag or grant put */
     int stage;                     /**< progress of the current message */
     void *ops[2];                  /**< UCX operations in flight (a receive's tag receive: 1) */

@@ -183,7 +183,7 @@ static int match_ucx_reach(mca_match_ucx_request_t *req, struct ompi_proc_t *pee
     opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
                         "match:ucx: %s half: %s, %s into the peer's slot",
                         req->is_send ? "send" : "receive",
-                        req->eager ? "eager" : "rendezvous",
+                        req->inline_msg ? "inline" : req->eager ? "eager" : "rendezvous",
                         NULL != req->peer_ptr ? "stores" : "puts");
     return ret;
 }
@@ -209,6 +209,7 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     req->bytes = offer->bytes < info->bytes ? offer->bytes : info->bytes;
     req->truncated = offer->bytes > info->bytes;
     req->eager = req->bytes <= c->eager_limit;
+    req->inline_msg = req->eager && req->bytes <= MCA_MATCH_UCX_INLINE_MAX;
     req->entry = c->eager_limit;
 
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
@@ -222,7 +223,8 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     }
     req->has_slot = true;
     req->word = (volatile uint64_t *) (uintptr_t) address;
-    req->ring = (unsigned char *) (uintptr_t) address + MCA_MATCH_UCX_LINE;
+    req->lines = (unsigned char *) (uintptr_t) address + MCA_MATCH_UCX_LINE;
+    req->ring = (unsigned char *) (uintptr_t) address + MCA_MATCH_UCX_RING_AT;
     req->peer_slot = offer->word[0];
     req->peer_gen = offer->word[2] << MCA_MATCH_UCX_COUNT_BITS;
     ret = match_ucx_reach(req, peer, offer);
@@ -281,6 +283,7 @@ static int match_ucx_connect(mca_match_request_t *request, const mca_match_chann
     req->word = (volatile uint64_t *) (uintptr_t) offer->word[0];
     req->bytes = offer->bytes < accept->bytes ? offer->bytes : accept->bytes;
     req->eager = 0 != (MATCH_UCX_EAGER & accept->flags);
+    req->inline_msg = req->eager && req->bytes <= MCA_MATCH_UCX_INLINE_MAX;
     req->entry = (size_t) (accept->word[2] & UINT32_MAX);
     req->own_gen = (uint32_t) offer->word[2];
     req->peer_gen = (accept->word[2] >> 32) << MCA_MATCH_UCX_COUNT_BITS;

@@ -267,7 +267,7 @@ int mca_match_ucx_open_worker(void)
     }
 
     /* allocated by UCX, so that its shared-memory transports map it */
-    match_ucx.slot_size = MCA_MATCH_UCX_LINE + (size_t) MCA_MATCH_UCX_DEPTH * c->eager_limit;
+    match_ucx.slot_size = MCA_MATCH_UCX_RING_AT + (size_t) MCA_MATCH_UCX_DEPTH * c->eager_limit;
     memset(&mparams, 0, sizeof(mparams));
     mparams.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH
                          | UCP_MEM_MAP_PARAM_FIELD_FLAGS;

@@ -213,6 +213,39 @@ static inline uint64_t match_ucx_word(const mca_match_ucx_request_t *req)
     return (v >> MCA_MATCH_UCX_COUNT_BITS) == req->own_gen ? v & MCA_MATCH_UCX_COUNT_MASK : 0;
 }
 
+/* has the receiver started receive need?  The grant word is read only
+ * when the value last read does not tell: it is a line the receiver
+ * writes at every start */
+static inline bool match_ucx_granted(mca_match_ucx_request_t *req, uint64_t need)
+{
+    if (req->grant_seen < need) {
+        req->grant_seen = match_ucx_word(req);
+    }
+    return req->grant_seen >= need;
+}
+
+/* the stamp message m carries in its line of the inline ring */
+static inline uint64_t match_ucx_stamp(uint64_t gen, uint64_t m)
+{
+    return gen | (m & MCA_MATCH_UCX_COUNT_MASK);
+}
+
+/* receiver: the line of message m in the own inline ring */
+static inline unsigned char *match_ucx_line(const mca_match_ucx_request_t *req, uint64_t m)
+{
+    return req->lines + ((m - 1) % MCA_MATCH_UCX_INLINE_DEPTH) * MCA_MATCH_UCX_LINE;
+}
+
+/* receiver: has message m arrived? */
+static inline bool match_ucx_arrived(const mca_match_ucx_request_t *req, uint64_t m)
+{
+    if (req->inline_msg) {
+        return __atomic_load_n((const uint64_t *) match_ucx_line(req, m), __ATOMIC_ACQUIRE)
+               == match_ucx_stamp((uint64_t) req->own_gen << MCA_MATCH_UCX_COUNT_BITS, m);
+    }
+    return match_ucx_word(req) >= m;
+}
+
 /* lock held: the tag operation of a rendezvous message, send or receive of
  * the channel's tag; a pending one is kept in ops[slot] */
 static int match_ucx_tag_op(mca_match_ucx_request_t *req, int slot, void *buf)
@@ -242,10 +275,15 @@ static int match_ucx_tag_op(mca_match_ucx_request_t *req, int slot, void *buf)
 static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
 {
     if (0 == req->stage) {
-        uint64_t grant = match_ucx_word(req);
         void *src = req->contiguous ? (void *) req->cptr : (void *) req->bounce;
+        /* the receive that must have started: message m overwrites the
+         * line or entry of a message whose receive has completed */
+        uint64_t ahead = req->inline_msg ? MCA_MATCH_UCX_INLINE_DEPTH - 1
+                         : req->eager    ? MCA_MATCH_UCX_DEPTH - 1
+                                         : 0;
+        uint64_t need = m > ahead ? m - ahead : 0;
 
-        if (req->eager ? grant + (MCA_MATCH_UCX_DEPTH - 1) < m : grant < m) {
+        if (!match_ucx_granted(req, need)) {
             return false;
         }
         req->count = m;
@@ -257,9 +295,42 @@ static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
             if (MPI_SUCCESS != match_ucx_tag_op(req, 0, src)) {
                 return true;
             }
+        } else if (req->inline_msg) {
+            size_t at = MCA_MATCH_UCX_LINE * (1 + (m - 1) % MCA_MATCH_UCX_INLINE_DEPTH);
+            uint64_t stamp = match_ucx_stamp(req->peer_gen, m);
+
+            if (NULL != req->peer_ptr) {
+                /* data and stamp in one line: one line moves */
+                if (0 < req->bytes) {
+                    if (req->contiguous) {
+                        memcpy(req->peer_ptr + at + 8, src, req->bytes);
+                    } else {
+                        match_ucx_pack(req, req->peer_ptr + at + 8);
+                    }
+                }
+                __atomic_store_n((uint64_t *) (req->peer_ptr + at), stamp, __ATOMIC_RELEASE);
+            } else {
+                if (0 < req->bytes) {
+                    if (!req->contiguous) {
+                        match_ucx_pack(req, req->bounce);
+                    }
+                    if (MPI_SUCCESS
+                        != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + at + 8,
+                                         req->slot_rkey)) {
+                        return true;
+                    }
+                    (void) ucp_worker_fence(mca_match_ucx_worker());
+                }
+                req->put_word = stamp;
+                if (MPI_SUCCESS
+                    != match_ucx_put(req, 1, &req->put_word, sizeof(req->put_word),
+                                     req->peer_slot + at, req->slot_rkey)) {
+                    return true;
+                }
+            }
         } else {
             if (0 < req->bytes) {
-                size_t at = MCA_MATCH_UCX_LINE + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry;
+                size_t at = MCA_MATCH_UCX_RING_AT + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry;
 
                 if (NULL != req->peer_ptr) {
                     /* the flag's release store orders the copy before it */
@@ -292,7 +363,7 @@ static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
         return false;
     }
     /* a synchronous send completes once its receive has started */
-    return !req->sync || match_ucx_word(req) >= req->count;
+    return !req->sync || match_ucx_granted(req, req->count);
 }
 
 /* lock held: the receive of message m */
@@ -316,11 +387,13 @@ static bool match_ucx_recv_advance(mca_match_ucx_request_t *req, uint64_t m)
     }
     if (1 == req->stage) {
         if (req->eager) {
-            if (match_ucx_word(req) < m) {
+            if (!match_ucx_arrived(req, m)) {
                 return false;
             }
             if (0 < req->bytes) {
-                match_ucx_unpack(req, req->ring + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry);
+                match_ucx_unpack(req, req->inline_msg
+                                          ? match_ucx_line(req, m) + 8
+                                          : req->ring + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry);
             }
         } else {
             if (NULL != req->ops[1]) {
@@ -456,7 +529,7 @@ static int match_ucx_cancel(ompi_request_t *request, int complete)
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
     if (!req->is_send && 2 > req->stage && (NULL != req->prev || match_ucx_active == req)) {
         if (req->eager) {
-            cancelled = match_ucx_word(req) <= req->count;
+            cancelled = !match_ucx_arrived(req, req->count + 1);
         } else if (NULL != req->ops[1]) {
             ucp_request_cancel(mca_match_ucx_worker(), req->ops[1]);
             cancelled = UCS_ERR_CANCELED == ucp_request_check_status(req->ops[1]);
