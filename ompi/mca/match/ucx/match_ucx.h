@@ -69,8 +69,10 @@ BEGIN_C_DECLS
 #define MCA_MATCH_UCX_LINE 64
 /** Lines of a receiver's inline ring (inline messages in flight + 1). */
 #define MCA_MATCH_UCX_INLINE_DEPTH 16
+/** An inline line: the stamp, then the message. */
+#define MCA_MATCH_UCX_STAMP_BYTES 8
 /** Bytes of an inline message: a line less its stamp. */
-#define MCA_MATCH_UCX_INLINE_MAX (MCA_MATCH_UCX_LINE - 8)
+#define MCA_MATCH_UCX_INLINE_MAX (MCA_MATCH_UCX_LINE - MCA_MATCH_UCX_STAMP_BYTES)
 /** Offset of the ring in a slot: the word's line, then the inline lines. */
 #define MCA_MATCH_UCX_RING_AT (MCA_MATCH_UCX_LINE * (1 + MCA_MATCH_UCX_INLINE_DEPTH))
 /** Ring entries of a receiver's slot (eager messages in flight + 1). */
@@ -112,7 +114,7 @@ typedef struct mca_match_ucx_request_t {
     bool is_send;
     bool sync;                     /**< synchronous send: completes once granted */
     bool contiguous;               /**< this side's data is one block at cptr */
-    bool eager;                    /**< messages go through the receiver's ring, else by rendezvous */
+    bool eager;                    /**< through the receiver's rings, else by rendezvous */
     bool inline_msg;               /**< eager, in a line of the inline ring */
     bool truncated;                /**< receive: the sender's message is larger */
     size_t bytes;                  /**< moved per message: min of the two sides */
@@ -124,7 +126,7 @@ typedef struct mca_match_ucx_request_t {
     uint64_t grant_seen;           /**< sender: the grant as last read */
     uint64_t put_word;             /**< source of the last flag or grant put */
     int stage;                     /**< progress of the current message */
-    void *ops[2];                  /**< UCX operations in flight (a receive's tag receive: 1) */
+    void *ops[2];                  /**< UCX operations in flight (tag receive: ops[1]) */
     int status;                    /**< error of an operation, MPI_SUCCESS if none */
     struct ompi_datatype_t *datatype; /**< retained: the program may free it */
     opal_convertor_t convertor;

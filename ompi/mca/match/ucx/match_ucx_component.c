@@ -9,9 +9,10 @@
  */
 
 /*
- * The ucx component: channels over UCX remote memory access for pairs the
- * sm component does not take (another node; or any peer once sm is
- * deselected).  It only builds channels; pairing stays with the pml
+ * The ucx component: channels over UCX (remote memory access, or stores
+ * into a peer's region UCX maps here; a rendezvous for large messages)
+ * for pairs the sm component does not take (another node; or any peer
+ * once sm is deselected).  It only builds channels; pairing stays with the pml
  * component.  Its UCX context, worker and region are made at the first
  * pair that uses them, so a program that never matches pays nothing.
  */
@@ -101,11 +102,11 @@ static int match_ucx_register(void)
                                            &c->max_channels);
     c->eager_limit = 1024;
     (void) mca_base_component_var_register(v, "eager_limit",
-                                           "Messages of up to this many bytes are put into a "
+                                           "Messages of up to this many bytes are written into a "
                                            "ring of the receiver's (one may be in flight before "
-                                           "its receive starts); larger ones go by UCX's "
-                                           "rendezvous into the receive buffer once the receive "
-                                           "has started",
+                                           "its receive starts; up to 56 bytes, one line each, 15 "
+                                           "may); larger ones go by UCX's rendezvous into the "
+                                           "receive buffer once the receive has started",
                                            MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
                                            OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
                                            &c->eager_limit);

@@ -296,26 +296,27 @@ static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
                 return true;
             }
         } else if (req->inline_msg) {
-            size_t at = MCA_MATCH_UCX_LINE * (1 + (m - 1) % MCA_MATCH_UCX_INLINE_DEPTH);
+            size_t line = MCA_MATCH_UCX_LINE * (1 + (m - 1) % MCA_MATCH_UCX_INLINE_DEPTH);
+            size_t data = line + MCA_MATCH_UCX_STAMP_BYTES;
             uint64_t stamp = match_ucx_stamp(req->peer_gen, m);
 
             if (NULL != req->peer_ptr) {
                 /* data and stamp in one line: one line moves */
                 if (0 < req->bytes) {
                     if (req->contiguous) {
-                        memcpy(req->peer_ptr + at + 8, src, req->bytes);
+                        memcpy(req->peer_ptr + data, src, req->bytes);
                     } else {
-                        match_ucx_pack(req, req->peer_ptr + at + 8);
+                        match_ucx_pack(req, req->peer_ptr + data);
                     }
                 }
-                __atomic_store_n((uint64_t *) (req->peer_ptr + at), stamp, __ATOMIC_RELEASE);
+                __atomic_store_n((uint64_t *) (req->peer_ptr + line), stamp, __ATOMIC_RELEASE);
             } else {
                 if (0 < req->bytes) {
                     if (!req->contiguous) {
                         match_ucx_pack(req, req->bounce);
                     }
                     if (MPI_SUCCESS
-                        != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + at + 8,
+                        != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + data,
                                          req->slot_rkey)) {
                         return true;
                     }
@@ -324,7 +325,7 @@ static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
                 req->put_word = stamp;
                 if (MPI_SUCCESS
                     != match_ucx_put(req, 1, &req->put_word, sizeof(req->put_word),
-                                     req->peer_slot + at, req->slot_rkey)) {
+                                     req->peer_slot + line, req->slot_rkey)) {
                     return true;
                 }
             }
@@ -390,10 +391,10 @@ static bool match_ucx_recv_advance(mca_match_ucx_request_t *req, uint64_t m)
             if (!match_ucx_arrived(req, m)) {
                 return false;
             }
-            if (0 < req->bytes) {
-                match_ucx_unpack(req, req->inline_msg
-                                          ? match_ucx_line(req, m) + 8
-                                          : req->ring + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry);
+            if (0 < req->bytes && req->inline_msg) {
+                match_ucx_unpack(req, match_ucx_line(req, m) + MCA_MATCH_UCX_STAMP_BYTES);
+            } else if (0 < req->bytes) {
+                match_ucx_unpack(req, req->ring + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry);
             }
         } else {
             if (NULL != req->ops[1]) {
