@@ -12,8 +12,8 @@
  * @file
  *
  * match/ucx: channels between matched requests over UCX remote memory
- * access, with the component's own UCX context and worker (RMA only),
- * created at the first pair that uses them.
+ * access and UCX's rendezvous, with the component's own UCX context and
+ * worker, created at the first pair that uses them.
  *
  * Each process owns one region allocated by UCX (so that UCX's shared
  * memory transports can map it: a put is then a store), cut into slots;
@@ -21,17 +21,35 @@
  * the peer writes: the receiver writes the sender's *grant* (how many
  * receives it has started), the sender writes the receiver's *flag* (how
  * many messages it has delivered).  Behind the line, a receiver's slot has
- * a ring of MCA_MATCH_UCX_DEPTH entries of eager_limit bytes.
+ * an inline ring of MCA_MATCH_UCX_INLINE_DEPTH lines, then a ring of
+ * MCA_MATCH_UCX_DEPTH entries of eager_limit bytes.
  *
- * A message of at most eager_limit bytes is put into the receiver's ring
+ * A message of at most MCA_MATCH_UCX_INLINE_MAX bytes goes into one line
+ * of the inline ring, behind a stamp (the message's number): message m
+ * may go once the receiver started receive m - INLINE_DEPTH + 1, the
+ * receiver polls the stamp of the line it expects, and the sender reads
+ * the grant only when the one it last read does not cover m, so that
+ * one line moves per message.  The stamp is stored after the data with
+ * release order, or put after a fence.
+ *
+ * A larger message of at most eager_limit bytes is put into the receiver's ring
  * (message m may go once the receiver started receive m - DEPTH + 1: the
- * entry it reuses was consumed by then); a larger one straight into the
- * receiver's registered buffer (or a registered bounce buffer when the
- * receive is not contiguous), once the receiver started receive m.  The
- * data put is followed by the flag put, ordered after it (a fence when both
- * go into the region, over one lane; a flush of the endpoint when the data
- * went into the receive buffer, over another): the receiver polls the
- * flag of the message it expects, and data is there when it shows.
+ * entry it reuses was consumed by then), followed by the flag put, which a
+ * fence orders after it (both go into the region, over one lane): the
+ * receiver polls the flag of the message it expects, and data is there
+ * when it shows.  When UCX maps the peer's region into this process
+ * (ucp_rkey_ptr: a shared-memory transport), these puts are plain stores,
+ * the flag's and the grant's with release order.
+ *
+ * A larger message goes by UCX's rendezvous: the receive start posts a tag
+ * receive of the channel's own tag into the receive buffer (or a bounce
+ * buffer when the receive is not contiguous), then grants; the send, once
+ * granted, is a tag send of that tag.  On one node and over TCP, UCX
+ * (1.13) reaches user memory with its zero-copy transports (cma, TCP
+ * zero-copy) only through its rendezvous: a put into a registered user
+ * buffer is emulated there with active messages, copied twice.  The tag is
+ * unique in the receiver's worker (its slot and generation), so UCX's
+ * lookup of it is a hash hit, not MPI matching.
  */
 
 #ifndef MCA_MATCH_UCX_H
@@ -49,6 +67,14 @@
 BEGIN_C_DECLS
 
 #define MCA_MATCH_UCX_LINE 64
+/** Lines of a receiver's inline ring (inline messages in flight + 1). */
+#define MCA_MATCH_UCX_INLINE_DEPTH 16
+/** An inline line: the stamp, then the message. */
+#define MCA_MATCH_UCX_STAMP_BYTES 8
+/** Bytes of an inline message: a line less its stamp. */
+#define MCA_MATCH_UCX_INLINE_MAX (MCA_MATCH_UCX_LINE - MCA_MATCH_UCX_STAMP_BYTES)
+/** Offset of the ring in a slot: the word's line, then the inline lines. */
+#define MCA_MATCH_UCX_RING_AT (MCA_MATCH_UCX_LINE * (1 + MCA_MATCH_UCX_INLINE_DEPTH))
 /** Ring entries of a receiver's slot (eager messages in flight + 1). */
 #define MCA_MATCH_UCX_DEPTH 2
 /** A slot word: the slot's generation above MCA_MATCH_UCX_COUNT_BITS, a
@@ -63,6 +89,7 @@ typedef struct mca_match_ucx_component_t {
     unsigned int max_channels; /**< slots of the region: channel halves of this process */
     unsigned int eager_limit;  /**< bytes of one ring entry */
     bool same_node;            /**< also serve peers of this node (else leave them to sm) */
+    bool map_peer;             /**< store into a peer's region UCX maps here, instead of puts */
 } mca_match_ucx_component_t;
 
 OMPI_DECLSPEC extern mca_match_ucx_component_t mca_match_ucx_component;
@@ -74,11 +101,12 @@ typedef struct mca_match_ucx_request_t {
     struct mca_match_ucx_request_t *next, *prev; /**< on the active list */
     ucp_ep_h ep;                   /**< to the peer's worker */
     ucp_rkey_h slot_rkey;          /**< the peer's region (the component's, per peer) */
-    ucp_rkey_h data_rkey;          /**< receiver's buffer (direct messages) */
     uint64_t peer_slot;            /**< address of the peer's slot */
-    uint64_t peer_data;            /**< address of the receiver's buffer (direct) */
+    unsigned char *peer_ptr;       /**< the peer's slot mapped here (shared memory), or NULL */
+    ucp_tag_t tag;                 /**< the channel's tag (rendezvous messages) */
     volatile uint64_t *word;       /**< own slot's first word, written by the peer */
     unsigned char *ring;           /**< receiver: own slot's ring */
+    unsigned char *lines;          /**< receiver: own slot's inline ring */
     uint32_t slot_index;
     uint32_t own_gen;              /**< generation of the own slot */
     uint64_t peer_gen;             /**< generation of the peer's slot, shifted in place */
@@ -86,18 +114,19 @@ typedef struct mca_match_ucx_request_t {
     bool is_send;
     bool sync;                     /**< synchronous send: completes once granted */
     bool contiguous;               /**< this side's data is one block at cptr */
-    bool eager;                    /**< messages go through the receiver's ring */
+    bool eager;                    /**< through the receiver's rings, else by rendezvous */
+    bool inline_msg;               /**< eager, in a line of the inline ring */
     bool truncated;                /**< receive: the sender's message is larger */
     size_t bytes;                  /**< moved per message: min of the two sides */
     size_t entry;                  /**< bytes of one ring entry (the peer's eager limit) */
     unsigned char *cptr;           /**< contiguous data */
-    unsigned char *bounce;         /**< packed data (non-contiguous side, direct) */
-    ucp_mem_h bounce_mh;           /**< receiver: the registered bounce, or the buffer */
+    unsigned char *bounce;         /**< packed data (non-contiguous side, rendezvous) */
     uint64_t count;                /**< sender: messages put; receiver: received */
     uint64_t granted;              /**< receiver: receives granted (started) */
+    uint64_t grant_seen;           /**< sender: the grant as last read */
     uint64_t put_word;             /**< source of the last flag or grant put */
     int stage;                     /**< progress of the current message */
-    void *ops[2];                  /**< UCX operations in flight */
+    void *ops[2];                  /**< UCX operations in flight (tag receive: ops[1]) */
     int status;                    /**< error of an operation, MPI_SUCCESS if none */
     struct ompi_datatype_t *datatype; /**< retained: the program may free it */
     opal_convertor_t convertor;
@@ -117,9 +146,6 @@ int mca_match_ucx_slot_alloc(uint32_t *index, uint64_t *address, uint32_t *gener
 void mca_match_ucx_slot_release(uint32_t index);
 int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t address_len,
                         const void *rkey, size_t rkey_len, ucp_ep_h *ep, ucp_rkey_h *region_rkey);
-int mca_match_ucx_mem_map(void *buf, size_t len, ucp_mem_h *mh);
-void mca_match_ucx_mem_unmap(ucp_mem_h mh);
-int mca_match_ucx_rkey_pack(ucp_mem_h mh, void **rkey, size_t *len);
 bool mca_match_ucx_is_open(void);
 void mca_match_ucx_progress_on(void);
 

@@ -13,17 +13,18 @@
  * facts: the bytes moved per message (the smaller of the two sizes: a
  * larger send is truncated, and every receive reports MPI_ERR_TRUNCATE in
  * its status, as match/sm does) and whether messages go through the
- * receiver's ring (eager) or straight into its buffer.  Everything that can
- * fail on the receiver's side (endpoint, remote keys, registration) is done
- * in accept, which then chooses the fallback.
+ * receiver's ring (eager) or by UCX's rendezvous (tag send and receive of
+ * the channel's tag).  Everything that can fail on the receiver's side
+ * (endpoint, remote key, bounce buffer) is done in accept, which then
+ * chooses the fallback.
  *
  * Offer: flags MATCH_UCX_CONTIGUOUS; word 0 the sender's slot address,
  *        word 1 its slot, word 2 its generation; tail: worker address,
  *        region key.
  * Accept: flags MATCH_UCX_EAGER; word 0 the receiver's slot address,
- *        word 1 the address direct messages go to, word 2 the ring entry
+ *        word 1 the channel's tag (rendezvous), word 2 the ring entry
  *        size and (above bit 32) the slot's generation; tail: worker
- *        address, region key, buffer key (direct).
+ *        address, region key.
  */
 
 #include "ompi_config.h"
@@ -41,19 +42,21 @@
 #define MATCH_UCX_CONTIGUOUS 0x1u
 #define MATCH_UCX_EAGER 0x2u
 
-/* the tail: three lengths, then the pieces one after the other */
+/* the tail: two lengths, then the pieces (worker address, region key) */
+#define MATCH_UCX_TAIL_PIECES 2
+
 typedef struct {
-    uint32_t len[3];
-    uint32_t pad;
+    uint32_t len[MATCH_UCX_TAIL_PIECES];
 } match_ucx_tail_t;
 
-static int match_ucx_tail_pack(mca_match_channel_info_t *info, const void *piece[3],
-                               const size_t len[3])
+static int match_ucx_tail_pack(mca_match_channel_info_t *info,
+                               const void *piece[MATCH_UCX_TAIL_PIECES],
+                               const size_t len[MATCH_UCX_TAIL_PIECES])
 {
-    match_ucx_tail_t head = {{0, 0, 0}, 0};
+    match_ucx_tail_t head = {{0, 0}};
     size_t at = sizeof(head);
 
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < MATCH_UCX_TAIL_PIECES; ++i) {
         if (at + len[i] > MCA_MATCH_CHANNEL_TAIL_MAX) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
@@ -118,8 +121,8 @@ static bool match_ucx_contiguous(const mca_match_request_t *request)
 static int match_ucx_offer(mca_match_request_t *request, struct ompi_proc_t *peer,
                            mca_match_channel_info_t *info)
 {
-    const void *piece[3] = {NULL, NULL, NULL};
-    size_t len[3] = {0, 0, 0};
+    const void *piece[MATCH_UCX_TAIL_PIECES] = {NULL, NULL};
+    size_t len[MATCH_UCX_TAIL_PIECES] = {0, 0};
     uint32_t index, generation;
     uint64_t address;
     int ret;
@@ -156,28 +159,41 @@ static int match_ucx_offer(mca_match_request_t *request, struct ompi_proc_t *pee
     return OMPI_SUCCESS;
 }
 
-/* lock held: the endpoint and the region key of the peer that sent info */
+/* lock held: the endpoint and the region key of the peer that sent info,
+ * and the peer's slot (req->peer_slot) mapped here when a shared-memory
+ * transport allows: then words and eager data are stored, not put */
 static int match_ucx_reach(mca_match_ucx_request_t *req, struct ompi_proc_t *peer,
                            const mca_match_channel_info_t *info)
 {
     const void *address, *rkey;
     size_t address_len, rkey_len;
+    void *ptr;
+    int ret;
 
     if (!match_ucx_tail_piece(info, 0, &address, &address_len) || 0 == address_len
         || !match_ucx_tail_piece(info, 1, &rkey, &rkey_len) || 0 == rkey_len) {
         return OMPI_ERR_BAD_PARAM;
     }
-    return mca_match_ucx_reach(peer, address, address_len, rkey, rkey_len, &req->ep,
-                               &req->slot_rkey);
+    ret = mca_match_ucx_reach(peer, address, address_len, rkey, rkey_len, &req->ep,
+                              &req->slot_rkey);
+    if (OMPI_SUCCESS == ret && mca_match_ucx_component.map_peer
+        && UCS_OK == ucp_rkey_ptr(req->slot_rkey, req->peer_slot, &ptr)) {
+        req->peer_ptr = ptr;
+    }
+    opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ucx: %s half: %s, %s into the peer's slot",
+                        req->is_send ? "send" : "receive",
+                        req->inline_msg ? "inline" : req->eager ? "eager" : "rendezvous",
+                        NULL != req->peer_ptr ? "stores" : "puts");
+    return ret;
 }
 
 static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *peer,
                             const mca_match_channel_info_t *offer, mca_match_channel_info_t *info)
 {
     const mca_match_ucx_component_t *c = &mca_match_ucx_component;
-    const void *piece[3] = {NULL, NULL, NULL};
-    size_t len[3] = {0, 0, 0};
-    void *data_rkey = NULL;
+    const void *piece[MATCH_UCX_TAIL_PIECES] = {NULL, NULL};
+    size_t len[MATCH_UCX_TAIL_PIECES] = {0, 0};
     mca_match_ucx_request_t *req;
     uint64_t address;
     int ret;
@@ -193,6 +209,7 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     req->bytes = offer->bytes < info->bytes ? offer->bytes : info->bytes;
     req->truncated = offer->bytes > info->bytes;
     req->eager = req->bytes <= c->eager_limit;
+    req->inline_msg = req->eager && req->bytes <= MCA_MATCH_UCX_INLINE_MAX;
     req->entry = c->eager_limit;
 
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
@@ -206,41 +223,26 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     }
     req->has_slot = true;
     req->word = (volatile uint64_t *) (uintptr_t) address;
-    req->ring = (unsigned char *) (uintptr_t) address + MCA_MATCH_UCX_LINE;
+    req->lines = (unsigned char *) (uintptr_t) address + MCA_MATCH_UCX_LINE;
+    req->ring = (unsigned char *) (uintptr_t) address + MCA_MATCH_UCX_RING_AT;
     req->peer_slot = offer->word[0];
     req->peer_gen = offer->word[2] << MCA_MATCH_UCX_COUNT_BITS;
     ret = match_ucx_reach(req, peer, offer);
     if (OMPI_SUCCESS != ret) {
         goto err_unlock;
     }
-    if (!req->eager) {
-        unsigned char *target = req->cptr;
-
-        if (!req->contiguous) {
-            req->bounce = malloc(req->bytes);
-            if (NULL == req->bounce) {
-                ret = OMPI_ERR_OUT_OF_RESOURCE;
-                goto err_unlock;
-            }
-            target = req->bounce;
-        }
-        ret = mca_match_ucx_mem_map(target, req->bytes, &req->bounce_mh);
-        if (OMPI_SUCCESS != ret) {
-            req->bounce_mh = NULL;
-            goto err_unlock;
-        }
-        ret = mca_match_ucx_rkey_pack(req->bounce_mh, &data_rkey, &len[2]);
-        if (OMPI_SUCCESS != ret) {
+    if (!req->eager && !req->contiguous) {
+        req->bounce = malloc(req->bytes);
+        if (NULL == req->bounce) {
+            ret = OMPI_ERR_OUT_OF_RESOURCE;
             goto err_unlock;
         }
     }
+    /* unique among this worker's channels while the slot is held */
+    req->tag = ((ucp_tag_t) req->own_gen << 32) | req->slot_index;
     (void) mca_match_ucx_own_address((const ucp_address_t **) &piece[0], &len[0]);
     (void) mca_match_ucx_region_rkey(&piece[1], &len[1]);
-    piece[2] = data_rkey;
     ret = match_ucx_tail_pack(info, piece, len);
-    if (NULL != data_rkey) {
-        ucp_rkey_buffer_release(data_rkey);
-    }
     if (OMPI_SUCCESS != ret) {
         goto err_unlock;
     }
@@ -249,7 +251,7 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
 
     info->flags = req->eager ? MATCH_UCX_EAGER : 0;
     info->word[0] = address;
-    info->word[1] = (uint64_t) (uintptr_t) (req->contiguous ? req->cptr : req->bounce);
+    info->word[1] = req->tag;
     info->word[2] = req->entry | ((uint64_t) req->own_gen << 32);
     request->mr_inner = &req->super;
     return OMPI_SUCCESS;
@@ -266,8 +268,6 @@ static int match_ucx_connect(mca_match_request_t *request, const mca_match_chann
 {
     mca_match_ucx_request_t *req;
     struct ompi_proc_t *peer = ompi_comm_peer_lookup(request->mr_desc.comm, request->mr_peer);
-    const void *rkey;
-    size_t len;
     int ret;
 
     req = mca_match_ucx_request_new(true, request->mr_desc.buf, request->mr_desc.count,
@@ -283,11 +283,12 @@ static int match_ucx_connect(mca_match_request_t *request, const mca_match_chann
     req->word = (volatile uint64_t *) (uintptr_t) offer->word[0];
     req->bytes = offer->bytes < accept->bytes ? offer->bytes : accept->bytes;
     req->eager = 0 != (MATCH_UCX_EAGER & accept->flags);
+    req->inline_msg = req->eager && req->bytes <= MCA_MATCH_UCX_INLINE_MAX;
     req->entry = (size_t) (accept->word[2] & UINT32_MAX);
     req->own_gen = (uint32_t) offer->word[2];
     req->peer_gen = (accept->word[2] >> 32) << MCA_MATCH_UCX_COUNT_BITS;
     req->peer_slot = accept->word[0];
-    req->peer_data = accept->word[1];
+    req->tag = accept->word[1];
     req->sync = MCA_PML_BASE_SEND_SYNCHRONOUS == request->mr_desc.mode;
     if (!req->contiguous && 0 < req->bytes) {
         req->bounce = malloc(req->bytes);
@@ -299,14 +300,6 @@ static int match_ucx_connect(mca_match_request_t *request, const mca_match_chann
 
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
     ret = match_ucx_reach(req, peer, accept);
-    if (OMPI_SUCCESS == ret && !req->eager) {
-        if (!match_ucx_tail_piece(accept, 2, &rkey, &len) || 0 == len) {
-            ret = OMPI_ERR_BAD_PARAM;
-        } else if (UCS_OK != ucp_ep_rkey_unpack(req->ep, rkey, &req->data_rkey)) {
-            req->data_rkey = NULL;
-            ret = OMPI_ERR_UNREACH;
-        }
-    }
     if (OMPI_SUCCESS == ret) {
         mca_match_ucx_progress_on();
     }

@@ -9,15 +9,18 @@
  */
 
 /*
- * The ucx component: channels over UCX remote memory access for pairs the
- * sm component does not take (another node; or any peer once sm is
- * deselected).  It only builds channels; pairing stays with the pml
+ * The ucx component: channels over UCX (remote memory access, or stores
+ * into a peer's region UCX maps here; a rendezvous for large messages)
+ * for pairs the sm component does not take (another node; or any peer
+ * once sm is deselected).  It only builds channels; pairing stays with the pml
  * component.  Its UCX context, worker and region are made at the first
  * pair that uses them, so a program that never matches pays nothing.
  */
 
 #include "ompi_config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "opal/class/opal_hash_table.h"
@@ -99,9 +102,10 @@ static int match_ucx_register(void)
                                            &c->max_channels);
     c->eager_limit = 1024;
     (void) mca_base_component_var_register(v, "eager_limit",
-                                           "Messages of up to this many bytes are put into a "
+                                           "Messages of up to this many bytes are written into a "
                                            "ring of the receiver's (one may be in flight before "
-                                           "its receive starts); larger ones straight into the "
+                                           "its receive starts; up to 56 bytes, one line each, 15 "
+                                           "may); larger ones go by UCX's rendezvous into the "
                                            "receive buffer once the receive has started",
                                            MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
                                            OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
@@ -113,6 +117,13 @@ static int match_ucx_register(void)
                                            "when it is selected)",
                                            MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
                                            MCA_BASE_VAR_SCOPE_READONLY, &c->same_node);
+    c->map_peer = true;
+    (void) mca_base_component_var_register(v, "map_peer",
+                                           "When UCX maps a peer's region into this process "
+                                           "(shared-memory transports), write flags, grants and "
+                                           "eager messages with stores instead of puts",
+                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                           MCA_BASE_VAR_SCOPE_READONLY, &c->map_peer);
     return OMPI_SUCCESS;
 }
 
@@ -233,7 +244,10 @@ int mca_match_ucx_open_worker(void)
     }
     memset(&params, 0, sizeof(params));
     params.field_mask = UCP_PARAM_FIELD_FEATURES;
-    params.features = UCP_FEATURE_RMA;
+    /* RMA for the flags, grants and eager messages; TAG for the rendezvous
+     * of larger ones (the only way UCX 1.13 reaches user memory with cma
+     * or an RDMA read: ucp_put/get into it are emulated in software) */
+    params.features = UCP_FEATURE_RMA | UCP_FEATURE_TAG;
     status = ucp_init(&params, config, &match_ucx.context);
     ucp_config_release(config);
     if (UCS_OK != status) {
@@ -254,7 +268,7 @@ int mca_match_ucx_open_worker(void)
     }
 
     /* allocated by UCX, so that its shared-memory transports map it */
-    match_ucx.slot_size = MCA_MATCH_UCX_LINE + (size_t) MCA_MATCH_UCX_DEPTH * c->eager_limit;
+    match_ucx.slot_size = MCA_MATCH_UCX_RING_AT + (size_t) MCA_MATCH_UCX_DEPTH * c->eager_limit;
     memset(&mparams, 0, sizeof(mparams));
     mparams.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH
                          | UCP_MEM_MAP_PARAM_FIELD_FLAGS;
@@ -350,6 +364,27 @@ void mca_match_ucx_slot_release(uint32_t index)
     }
 }
 
+/* lock held: which lanes UCX chose for a new endpoint (verbose 60), the
+ * one place that tells whether a transfer is offloaded or emulated */
+static void match_ucx_report_ep(ucp_ep_h ep)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *stream;
+
+    if (!opal_output_check_verbosity(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT)) {
+        return;
+    }
+    stream = open_memstream(&text, &len);
+    if (NULL == stream) {
+        return;
+    }
+    ucp_ep_print_info(ep, stream);
+    fclose(stream);
+    opal_output(OMPI_MATCH_BASE_OUTPUT, "match:ucx: new endpoint\n%s", text);
+    free(text);
+}
+
 /* lock held: the endpoint to a peer's worker and the key of its region */
 int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t address_len,
                         const void *rkey, size_t rkey_len, ucp_ep_h *ep, ucp_rkey_h *region_rkey)
@@ -391,6 +426,7 @@ int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t ad
         }
         /* on the list before anything else can fail: closed at finalize */
         opal_list_append(&match_ucx.peers, &peer->super);
+        match_ucx_report_ep(peer->ep);
         if (UCS_OK != ucp_ep_rkey_unpack(peer->ep, rkey, &peer->region_rkey)) {
             peer->region_rkey = NULL;
             return OMPI_ERR_UNREACH;
@@ -404,34 +440,6 @@ int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t ad
     *ep = peer->ep;
     *region_rkey = peer->region_rkey;
     return OMPI_SUCCESS;
-}
-
-/* lock held */
-int mca_match_ucx_mem_map(void *buf, size_t len, ucp_mem_h *mh)
-{
-    ucp_mem_map_params_t mparams;
-
-    memset(&mparams, 0, sizeof(mparams));
-    mparams.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
-    mparams.address = buf;
-    mparams.length = len;
-    return UCS_OK == ucp_mem_map(match_ucx.context, &mparams, mh) ? OMPI_SUCCESS
-                                                                   : OMPI_ERR_OUT_OF_RESOURCE;
-}
-
-/* lock held */
-void mca_match_ucx_mem_unmap(ucp_mem_h mh)
-{
-    if (1 == match_ucx.state && NULL != mh) {
-        (void) ucp_mem_unmap(match_ucx.context, mh);
-    }
-}
-
-/* lock held */
-int mca_match_ucx_rkey_pack(ucp_mem_h mh, void **rkey, size_t *len)
-{
-    return UCS_OK == ucp_rkey_pack(match_ucx.context, mh, rkey, len) ? OMPI_SUCCESS
-                                                                     : OMPI_ERR_OUT_OF_RESOURCE;
 }
 
 bool mca_match_ucx_is_open(void)

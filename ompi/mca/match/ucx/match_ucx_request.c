@@ -11,19 +11,23 @@
 /*
  * The two halves of a UCX channel as persistent requests.
  *
- * Receive m: the start grants it (puts m into the sender's slot, once: a
- * cancelled receive's grant stands for the next start), then the request
- * waits for the sender's flag to reach m, and copies the message out of
- * the ring (eager) or the bounce buffer (non-contiguous), or finds it in
- * place.
+ * Receive m: a rendezvous receive first posts the tag receive of the
+ * channel's tag into its buffer (or bounce buffer), so that the message
+ * finds it expected; then the start grants m (puts m into the sender's
+ * slot, once: a cancelled receive's grant stands for the next start).  An
+ * eager receive then waits for the sender's flag to reach m and copies the
+ * message out of the ring; a rendezvous receive waits for its tag receive
+ * (and unpacks the bounce buffer when not contiguous).
  *
  * Send m: waits for the grant its path needs (eager: receive m - DEPTH + 1
- * started, so that the ring entry it reuses has been consumed; direct:
- * receive m started), puts the data, orders (eager: a fence, the flag
- * going over the same lane; direct: a flush of the endpoint, since the
- * receive buffer is reached over another lane), puts the flag m, and
- * completes when its puts completed locally; a synchronous send also waits
- * for the grant of receive m (its receive has started).
+ * started, so that the ring entry it reuses has been consumed; rendezvous:
+ * receive m started, its tag receive posted), then either puts the data
+ * into the ring, a fence (the flag goes over the same lane) and the flag
+ * m, or tag-sends the message (UCX's rendezvous: the receiver reads it
+ * with cma or RDMA, or it streams over TCP).  It completes when its
+ * operations completed locally (a rendezvous send, once the receiver has
+ * the data); a synchronous send also waits for the grant of receive m (its
+ * receive has started).
  *
  * A start moves what it can at once; otherwise the request goes on the
  * active list, the only requests the progress callback advances.  UCX is
@@ -63,9 +67,14 @@ static void match_ucx_request_construct(mca_match_ucx_request_t *req)
     req->super.req_cancel = match_ucx_cancel;
 }
 
-/* lock held: forget operations in flight (UCX completes them on its own) */
+/* lock held: forget operations in flight (UCX completes them on its own);
+ * a tag receive still posted is cancelled first, so that no later message
+ * lands in a buffer the request no longer owns */
 static void match_ucx_drop_ops(mca_match_ucx_request_t *req)
 {
+    if (!req->is_send && NULL != req->ops[1]) {
+        ucp_request_cancel(mca_match_ucx_worker(), req->ops[1]);
+    }
     for (int i = 0; i < 2; ++i) {
         if (NULL != req->ops[i]) {
             ucp_request_free(req->ops[i]);
@@ -79,10 +88,6 @@ static void match_ucx_request_destruct(mca_match_ucx_request_t *req)
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
     if (mca_match_ucx_is_open()) {
         match_ucx_drop_ops(req);
-        if (NULL != req->data_rkey) {
-            ucp_rkey_destroy(req->data_rkey);
-        }
-        mca_match_ucx_mem_unmap(req->bounce_mh);
         if (req->has_slot) {
             mca_match_ucx_slot_release(req->slot_index);
         }
@@ -141,6 +146,19 @@ static int match_ucx_put(mca_match_ucx_request_t *req, int slot, const void *src
     return MPI_SUCCESS;
 }
 
+/* lock held: write value into the peer's slot word: a store when the
+ * peer's region is mapped here (a shared-memory transport), else a put */
+static int match_ucx_put_word(mca_match_ucx_request_t *req, int slot, uint64_t value)
+{
+    if (NULL != req->peer_ptr) {
+        __atomic_store_n((uint64_t *) req->peer_ptr, value, __ATOMIC_RELEASE);
+        return MPI_SUCCESS;
+    }
+    req->put_word = value;
+    return match_ucx_put(req, slot, &req->put_word, sizeof(req->put_word), req->peer_slot,
+                         req->slot_rkey);
+}
+
 /* lock held: are the request's operations complete? */
 static bool match_ucx_ops_done(mca_match_ucx_request_t *req)
 {
@@ -160,9 +178,9 @@ static bool match_ucx_ops_done(mca_match_ucx_request_t *req)
     return true;
 }
 
-static void match_ucx_pack(mca_match_ucx_request_t *req)
+static void match_ucx_pack(mca_match_ucx_request_t *req, unsigned char *dst)
 {
-    struct iovec iov = {.iov_base = req->bounce, .iov_len = req->bytes};
+    struct iovec iov = {.iov_base = dst, .iov_len = req->bytes};
     uint32_t iov_count = 1;
     size_t max_data = req->bytes, zero = 0;
 
@@ -195,102 +213,203 @@ static inline uint64_t match_ucx_word(const mca_match_ucx_request_t *req)
     return (v >> MCA_MATCH_UCX_COUNT_BITS) == req->own_gen ? v & MCA_MATCH_UCX_COUNT_MASK : 0;
 }
 
-/* lock held: move what can be moved.  Returns true when the request is
- * complete. */
-static bool match_ucx_advance(mca_match_ucx_request_t *req)
+/* has the receiver started receive need?  The grant word is read only
+ * when the value last read does not tell: it is a line the receiver
+ * writes at every start */
+static inline bool match_ucx_granted(mca_match_ucx_request_t *req, uint64_t need)
 {
-    uint64_t m = req->count + 1;
+    if (req->grant_seen < need) {
+        req->grant_seen = match_ucx_word(req);
+    }
+    return req->grant_seen >= need;
+}
+
+/* the stamp message m carries in its line of the inline ring */
+static inline uint64_t match_ucx_stamp(uint64_t gen, uint64_t m)
+{
+    return gen | (m & MCA_MATCH_UCX_COUNT_MASK);
+}
+
+/* receiver: the line of message m in the own inline ring */
+static inline unsigned char *match_ucx_line(const mca_match_ucx_request_t *req, uint64_t m)
+{
+    return req->lines + ((m - 1) % MCA_MATCH_UCX_INLINE_DEPTH) * MCA_MATCH_UCX_LINE;
+}
+
+/* receiver: has message m arrived? */
+static inline bool match_ucx_arrived(const mca_match_ucx_request_t *req, uint64_t m)
+{
+    if (req->inline_msg) {
+        return __atomic_load_n((const uint64_t *) match_ucx_line(req, m), __ATOMIC_ACQUIRE)
+               == match_ucx_stamp((uint64_t) req->own_gen << MCA_MATCH_UCX_COUNT_BITS, m);
+    }
+    return match_ucx_word(req) >= m;
+}
+
+/* lock held: the tag operation of a rendezvous message, send or receive of
+ * the channel's tag; a pending one is kept in ops[slot] */
+static int match_ucx_tag_op(mca_match_ucx_request_t *req, int slot, void *buf)
+{
+    ucp_request_param_t param = {.op_attr_mask = 0};
+    ucs_status_ptr_t op;
 
     if (req->is_send) {
-        if (0 == req->stage) {
-            uint64_t grant = match_ucx_word(req);
-            const void *src = req->contiguous ? req->cptr : req->bounce;
+        op = ucp_tag_send_nbx(req->ep, buf, req->bytes, req->tag, &param);
+    } else {
+        op = ucp_tag_recv_nbx(mca_match_ucx_worker(), buf, req->bytes, req->tag,
+                              ~(ucp_tag_t) 0, &param);
+    }
+    if (UCS_PTR_IS_ERR(op)) {
+        opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ucx: tag %s of %zu bytes failed: %s",
+                            req->is_send ? "send" : "receive", req->bytes,
+                            ucs_status_string(UCS_PTR_STATUS(op)));
+        req->status = MPI_ERR_OTHER;
+        return MPI_ERR_OTHER;
+    }
+    req->ops[slot] = UCS_PTR_IS_PTR(op) ? op : NULL;
+    return MPI_SUCCESS;
+}
 
-            if (req->eager ? grant + (MCA_MATCH_UCX_DEPTH - 1) < m : grant < m) {
-                return false;
+/* lock held: the send of message m, once the grant it needs is there */
+static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
+{
+    if (0 == req->stage) {
+        void *src = req->contiguous ? (void *) req->cptr : (void *) req->bounce;
+        /* the receive that must have started: message m overwrites the
+         * line or entry of a message whose receive has completed */
+        uint64_t ahead = req->inline_msg ? MCA_MATCH_UCX_INLINE_DEPTH - 1
+                         : req->eager    ? MCA_MATCH_UCX_DEPTH - 1
+                                         : 0;
+        uint64_t need = m > ahead ? m - ahead : 0;
+
+        if (!match_ucx_granted(req, need)) {
+            return false;
+        }
+        req->count = m;
+        if (!req->eager) {
+            if (!req->contiguous) {
+                match_ucx_pack(req, req->bounce);
             }
-            req->count = m;
-            if (0 < req->bytes) {
-                uint64_t remote = req->eager ? req->peer_slot + MCA_MATCH_UCX_LINE
-                                                   + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry
-                                             : req->peer_data;
-                if (!req->contiguous) {
-                    match_ucx_pack(req);
+            /* the receiver posted its tag receive before granting m */
+            if (MPI_SUCCESS != match_ucx_tag_op(req, 0, src)) {
+                return true;
+            }
+        } else if (req->inline_msg) {
+            size_t line = MCA_MATCH_UCX_LINE * (1 + (m - 1) % MCA_MATCH_UCX_INLINE_DEPTH);
+            size_t data = line + MCA_MATCH_UCX_STAMP_BYTES;
+            uint64_t stamp = match_ucx_stamp(req->peer_gen, m);
+
+            if (NULL != req->peer_ptr) {
+                /* data and stamp in one line: one line moves */
+                if (0 < req->bytes) {
+                    if (req->contiguous) {
+                        memcpy(req->peer_ptr + data, src, req->bytes);
+                    } else {
+                        match_ucx_pack(req, req->peer_ptr + data);
+                    }
                 }
+                __atomic_store_n((uint64_t *) (req->peer_ptr + line), stamp, __ATOMIC_RELEASE);
+            } else {
+                if (0 < req->bytes) {
+                    if (!req->contiguous) {
+                        match_ucx_pack(req, req->bounce);
+                    }
+                    if (MPI_SUCCESS
+                        != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + data,
+                                         req->slot_rkey)) {
+                        return true;
+                    }
+                    (void) ucp_worker_fence(mca_match_ucx_worker());
+                }
+                req->put_word = stamp;
                 if (MPI_SUCCESS
-                    != match_ucx_put(req, 0, src, req->bytes, remote,
-                                     req->eager ? req->slot_rkey : req->data_rkey)) {
+                    != match_ucx_put(req, 1, &req->put_word, sizeof(req->put_word),
+                                     req->peer_slot + line, req->slot_rkey)) {
                     return true;
                 }
-                if (req->eager) {
+            }
+        } else {
+            if (0 < req->bytes) {
+                size_t at = MCA_MATCH_UCX_RING_AT + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry;
+
+                if (NULL != req->peer_ptr) {
+                    /* the flag's release store orders the copy before it */
+                    if (req->contiguous) {
+                        memcpy(req->peer_ptr + at, src, req->bytes);
+                    } else {
+                        match_ucx_pack(req, req->peer_ptr + at);
+                    }
+                } else {
+                    if (!req->contiguous) {
+                        match_ucx_pack(req, req->bounce);
+                    }
+                    if (MPI_SUCCESS
+                        != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + at,
+                                         req->slot_rkey)) {
+                        return true;
+                    }
                     /* data and flag go into one region, over one lane,
                      * where a fence orders them */
                     (void) ucp_worker_fence(mca_match_ucx_worker());
-                } else {
-                    /* the receive buffer is reached over another lane (its
-                     * key is another memory domain's): the flag waits until
-                     * the data is remotely complete */
-                    ucp_request_param_t param = {.op_attr_mask = 0};
-                    ucs_status_ptr_t op = ucp_ep_flush_nbx(req->ep, &param);
-
-                    if (UCS_PTR_IS_ERR(op)) {
-                        req->status = MPI_ERR_OTHER;
-                        return true;
-                    }
-                    req->ops[1] = UCS_PTR_IS_PTR(op) ? op : NULL;
-                    req->stage = 1;
                 }
             }
-            if (0 == req->stage) {
-                /* eager, or nothing to move: the flag follows at once */
-                req->put_word = req->peer_gen | req->count;
-                if (MPI_SUCCESS
-                    != match_ucx_put(req, 1, &req->put_word, sizeof(req->put_word),
-                                     req->peer_slot, req->slot_rkey)) {
-                    return true;
-                }
-                req->stage = 2;
-            }
-        }
-        if (1 == req->stage) {
-            if (!match_ucx_ops_done(req)) {
-                return false;
-            }
-            req->put_word = req->peer_gen | req->count;
-            if (MPI_SUCCESS
-                != match_ucx_put(req, 0, &req->put_word, sizeof(req->put_word), req->peer_slot,
-                                 req->slot_rkey)) {
+            if (MPI_SUCCESS != match_ucx_put_word(req, 1, req->peer_gen | req->count)) {
                 return true;
             }
-            req->stage = 2;
         }
-        if (!match_ucx_ops_done(req)) {
-            return false;
-        }
-        /* a synchronous send completes once its receive has started */
-        return !req->sync || match_ucx_word(req) >= req->count;
+        req->stage = 2;
     }
+    if (!match_ucx_ops_done(req)) {
+        return false;
+    }
+    /* a synchronous send completes once its receive has started */
+    return !req->sync || match_ucx_granted(req, req->count);
+}
 
+/* lock held: the receive of message m */
+static bool match_ucx_recv_advance(mca_match_ucx_request_t *req, uint64_t m)
+{
     if (0 == req->stage) {
+        if (!req->eager
+            && MPI_SUCCESS
+                   != match_ucx_tag_op(req, 1,
+                                       req->contiguous ? (void *) req->cptr
+                                                       : (void *) req->bounce)) {
+            return true;
+        }
         if (req->granted < m) {
             req->granted = m;
-            req->put_word = req->peer_gen | m;
-            if (MPI_SUCCESS
-                != match_ucx_put(req, 0, &req->put_word, sizeof(req->put_word), req->peer_slot,
-                                 req->slot_rkey)) {
+            if (MPI_SUCCESS != match_ucx_put_word(req, 0, req->peer_gen | m)) {
                 return true;
             }
         }
         req->stage = 1;
     }
     if (1 == req->stage) {
-        if (match_ucx_word(req) < m) {
-            return false;
-        }
-        if (0 < req->bytes) {
-            if (req->eager) {
+        if (req->eager) {
+            if (!match_ucx_arrived(req, m)) {
+                return false;
+            }
+            if (0 < req->bytes && req->inline_msg) {
+                match_ucx_unpack(req, match_ucx_line(req, m) + MCA_MATCH_UCX_STAMP_BYTES);
+            } else if (0 < req->bytes) {
                 match_ucx_unpack(req, req->ring + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry);
-            } else if (!req->contiguous) {
+            }
+        } else {
+            if (NULL != req->ops[1]) {
+                ucs_status_t status = ucp_request_check_status(req->ops[1]);
+
+                if (UCS_INPROGRESS == status) {
+                    return false;
+                }
+                if (UCS_OK != status) {
+                    req->status = MPI_ERR_OTHER;
+                }
+                ucp_request_free(req->ops[1]);
+                req->ops[1] = NULL;
+            }
+            if (!req->contiguous) {
                 match_ucx_unpack(req, req->bounce);
             }
         }
@@ -298,6 +417,15 @@ static bool match_ucx_advance(mca_match_ucx_request_t *req)
         req->stage = 2;
     }
     return match_ucx_ops_done(req);
+}
+
+/* lock held: move what can be moved.  Returns true when the request is
+ * complete. */
+static bool match_ucx_advance(mca_match_ucx_request_t *req)
+{
+    uint64_t m = req->count + 1;
+
+    return req->is_send ? match_ucx_send_advance(req, m) : match_ucx_recv_advance(req, m);
 }
 
 static void match_ucx_complete(mca_match_ucx_request_t *req)
@@ -389,8 +517,10 @@ int mca_match_ucx_progress(void)
 }
 
 /* A receive whose message has not arrived can be cancelled (its grant
- * stands: the message goes to the next start); a send cannot (its data may
- * be on its way). */
+ * stands: the message goes to the next start, into the ring or to the tag
+ * receive that start posts); a send cannot (its data may be on its way).
+ * A rendezvous receive is cancelled when UCX can cancel its tag receive,
+ * which it can until a message matched it. */
 static int match_ucx_cancel(ompi_request_t *request, int complete)
 {
     mca_match_ucx_request_t *req = (mca_match_ucx_request_t *) request;
@@ -398,11 +528,17 @@ static int match_ucx_cancel(ompi_request_t *request, int complete)
     (void) complete;
 
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
-    if (!req->is_send && 2 > req->stage && (NULL != req->prev || match_ucx_active == req)
-        && match_ucx_word(req) <= req->count) {
+    if (!req->is_send && 2 > req->stage && (NULL != req->prev || match_ucx_active == req)) {
+        if (req->eager) {
+            cancelled = !match_ucx_arrived(req, req->count + 1);
+        } else if (NULL != req->ops[1]) {
+            ucp_request_cancel(mca_match_ucx_worker(), req->ops[1]);
+            cancelled = UCS_ERR_CANCELED == ucp_request_check_status(req->ops[1]);
+        }
+    }
+    if (cancelled) {
         match_ucx_list_remove(req);
         match_ucx_drop_ops(req);
-        cancelled = true;
     }
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
     if (cancelled) {
