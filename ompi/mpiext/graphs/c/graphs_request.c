@@ -448,6 +448,8 @@ int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persisten
     }
     req = graphs_request_get();
     if (NULL == req) {
+        /* the operation has run or runs: the call fails all the same, as
+         * an MPI_Isend that cannot allocate its request may */
         if (started && !done) {
             /* nothing to track it with: wait for it here */
             for (int r = 0; r < nreqs; ++r) {
