@@ -17,13 +17,17 @@
 # in tests/known-stock-failures.txt is reported as a known stock failure and
 # is not counted as passed either.
 #
-# Usage: tests/run-tests.sh [NAME-FILTER]
+# Usage: tests/run-tests.sh [NAME-FILTER [CASE-FILTER]]
+#   NAME-FILTER: a substring of the test names to run ("" for all);
+#   CASE-FILTER: a substring of the case line, e.g. "ucx," (the UCX PML),
+#   "chan-ucx" (the ucx match channel), "4 ranks"
 # Environment: OMPI_QUEUE_NO_BUILD=1 skips the build step; QTEST_VERBOSE=1
 # prints every step of every rank.
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
 filter=${1:-}
+case_filter=${2:-}
 cd "$OMPI_QUEUE_ROOT"
 
 if [ "${OMPI_QUEUE_NO_BUILD:-0}" != "1" ]; then
@@ -164,6 +168,7 @@ while read -r name ranks transports args; do
     for np in ${ranks//,/ }; do
         for tr in ${transports//,/ }; do
             case_name="$name [$tr, $np ranks${args:+, $args}]"
+            [ -n "$case_filter" ] && [[ "$case_name" != *"$case_filter"* ]] && continue
             args_tag=$(IFS=_; echo "${prog_args[*]}")
             log=$logdir/$name.$tr.$np.${args_tag:-default}.log
             run_case() {
