@@ -146,17 +146,19 @@ static int match_ucx_put(mca_match_ucx_request_t *req, int slot, const void *src
     return MPI_SUCCESS;
 }
 
-/* lock held: write value into the peer's slot word: a store when the
- * peer's region is mapped here (a shared-memory transport), else a put */
-static int match_ucx_put_word(mca_match_ucx_request_t *req, int slot, uint64_t value)
+/* lock held: write value at off in the peer's slot (its word at 0, or an
+ * inline line's stamp): a release store when the peer's region is mapped
+ * here (a shared-memory transport), else a put */
+static int match_ucx_put_word(mca_match_ucx_request_t *req, int slot, size_t off,
+                              uint64_t value)
 {
     if (NULL != req->peer_ptr) {
-        __atomic_store_n((uint64_t *) req->peer_ptr, value, __ATOMIC_RELEASE);
+        __atomic_store_n((uint64_t *) (req->peer_ptr + off), value, __ATOMIC_RELEASE);
         return MPI_SUCCESS;
     }
     req->put_word = value;
-    return match_ucx_put(req, slot, &req->put_word, sizeof(req->put_word), req->peer_slot,
-                         req->slot_rkey);
+    return match_ucx_put(req, slot, &req->put_word, sizeof(req->put_word),
+                         req->peer_slot + off, req->slot_rkey);
 }
 
 /* lock held: are the request's operations complete? */
@@ -271,6 +273,32 @@ static int match_ucx_tag_op(mca_match_ucx_request_t *req, int slot, void *buf)
     return MPI_SUCCESS;
 }
 
+/* lock held: the message's bytes into the peer's region at off (src: the
+ * send buffer, or the bounce buffer of a non-contiguous one).  Where UCX
+ * mapped the region here, a copy (the release store of the flag or stamp
+ * after it orders it); otherwise a put and a fence, since data and flag go
+ * into one region over one lane, where a fence orders them. */
+static int match_ucx_write_data(mca_match_ucx_request_t *req, const void *src, size_t off)
+{
+    if (NULL != req->peer_ptr) {
+        if (req->contiguous) {
+            memcpy(req->peer_ptr + off, src, req->bytes);
+        } else {
+            match_ucx_pack(req, req->peer_ptr + off);
+        }
+        return MPI_SUCCESS;
+    }
+    if (!req->contiguous) {
+        match_ucx_pack(req, req->bounce);
+    }
+    if (MPI_SUCCESS != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + off,
+                                     req->slot_rkey)) {
+        return MPI_ERR_OTHER;
+    }
+    (void) ucp_worker_fence(mca_match_ucx_worker());
+    return MPI_SUCCESS;
+}
+
 /* lock held: the send of message m, once the grant it needs is there */
 static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
 {
@@ -300,61 +328,20 @@ static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
             size_t data = line + MCA_MATCH_UCX_STAMP_BYTES;
             uint64_t stamp = match_ucx_stamp(req->peer_gen, m);
 
-            if (NULL != req->peer_ptr) {
-                /* data and stamp in one line: one line moves */
-                if (0 < req->bytes) {
-                    if (req->contiguous) {
-                        memcpy(req->peer_ptr + data, src, req->bytes);
-                    } else {
-                        match_ucx_pack(req, req->peer_ptr + data);
-                    }
-                }
-                __atomic_store_n((uint64_t *) (req->peer_ptr + line), stamp, __ATOMIC_RELEASE);
-            } else {
-                if (0 < req->bytes) {
-                    if (!req->contiguous) {
-                        match_ucx_pack(req, req->bounce);
-                    }
-                    if (MPI_SUCCESS
-                        != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + data,
-                                         req->slot_rkey)) {
-                        return true;
-                    }
-                    (void) ucp_worker_fence(mca_match_ucx_worker());
-                }
-                req->put_word = stamp;
-                if (MPI_SUCCESS
-                    != match_ucx_put(req, 1, &req->put_word, sizeof(req->put_word),
-                                     req->peer_slot + line, req->slot_rkey)) {
-                    return true;
-                }
+            /* data and stamp in one line: one line moves */
+            if (0 < req->bytes && MPI_SUCCESS != match_ucx_write_data(req, src, data)) {
+                return true;
+            }
+            if (MPI_SUCCESS != match_ucx_put_word(req, 1, line, stamp)) {
+                return true;
             }
         } else {
-            if (0 < req->bytes) {
-                size_t at = MCA_MATCH_UCX_RING_AT + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry;
+            size_t at = MCA_MATCH_UCX_RING_AT + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry;
 
-                if (NULL != req->peer_ptr) {
-                    /* the flag's release store orders the copy before it */
-                    if (req->contiguous) {
-                        memcpy(req->peer_ptr + at, src, req->bytes);
-                    } else {
-                        match_ucx_pack(req, req->peer_ptr + at);
-                    }
-                } else {
-                    if (!req->contiguous) {
-                        match_ucx_pack(req, req->bounce);
-                    }
-                    if (MPI_SUCCESS
-                        != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + at,
-                                         req->slot_rkey)) {
-                        return true;
-                    }
-                    /* data and flag go into one region, over one lane,
-                     * where a fence orders them */
-                    (void) ucp_worker_fence(mca_match_ucx_worker());
-                }
+            if (0 < req->bytes && MPI_SUCCESS != match_ucx_write_data(req, src, at)) {
+                return true;
             }
-            if (MPI_SUCCESS != match_ucx_put_word(req, 1, req->peer_gen | req->count)) {
+            if (MPI_SUCCESS != match_ucx_put_word(req, 1, 0, req->peer_gen | req->count)) {
                 return true;
             }
         }
@@ -380,7 +367,7 @@ static bool match_ucx_recv_advance(mca_match_ucx_request_t *req, uint64_t m)
         }
         if (req->granted < m) {
             req->granted = m;
-            if (MPI_SUCCESS != match_ucx_put_word(req, 0, req->peer_gen | m)) {
+            if (MPI_SUCCESS != match_ucx_put_word(req, 0, 0, req->peer_gen | m)) {
                 return true;
             }
         }
