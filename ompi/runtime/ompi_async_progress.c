@@ -39,11 +39,10 @@ static bool ompi_async_progress_wanted = false;
 
 static opal_mutex_t ompi_async_progress_lock = OPAL_MUTEX_STATIC_INIT;
 static opal_thread_t ompi_async_progress_thread;
-static opal_atomic_int32_t ompi_async_progress_running = 0;   /* read by the thread */
+opal_atomic_int32_t ompi_async_progress_running = 0;   /* read by the thread */
 static int ompi_async_progress_users = 0;
 static bool ompi_async_progress_started = false;
 
-opal_atomic_int32_t ompi_async_progress_on = 0;
 opal_atomic_int32_t ompi_async_progress_busy = 0;
 
 /* An idle thread sleeps on a condition variable, so that new work wakes it
@@ -219,7 +218,6 @@ static int ompi_async_progress_launch(void)
         opal_output(0, "MPI strong progress: could not start the progress thread (%d)", ret);
         return ret;
     }
-    ompi_async_progress_on = 1;
     ompi_async_progress_started = true;
     return OMPI_SUCCESS;
 }
@@ -230,7 +228,6 @@ static void ompi_async_progress_join(void)
     if (!ompi_async_progress_started) {
         return;
     }
-    ompi_async_progress_on = 0;
     (void) opal_atomic_swap_32(&ompi_async_progress_running, 0);
     ompi_async_progress_kick();
     (void) opal_thread_join(&ompi_async_progress_thread, NULL);

@@ -72,7 +72,7 @@ OMPI_DECLSPEC bool ompi_async_progress_active(void);
 OMPI_DECLSPEC void ompi_async_progress_set_info(opal_info_t *info);
 
 /** Nonzero while the thread runs (read by ompi_async_progress_wake). */
-OMPI_DECLSPEC extern opal_atomic_int32_t ompi_async_progress_on;
+OMPI_DECLSPEC extern opal_atomic_int32_t ompi_async_progress_running;
 
 OMPI_DECLSPEC void ompi_async_progress_kick(void);
 
@@ -97,7 +97,7 @@ static inline void ompi_async_progress_busy_add(int32_t delta)
  */
 static inline void ompi_async_progress_wake(void)
 {
-    if (0 != ompi_async_progress_on) {
+    if (0 != ompi_async_progress_running) {
         ompi_async_progress_kick();
     }
 }

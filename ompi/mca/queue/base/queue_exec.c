@@ -122,9 +122,7 @@ static void exec_drop_nodes(ompi_queue_exec_t *exec, int32_t from, int32_t to)
 
 void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
 {
-    if (0 < exec->nnodes) {
-        exec_drop_nodes(exec, 0, exec->nnodes);
-    }
+    exec_drop_nodes(exec, 0, exec->nnodes);
     exec->nnodes = exec->lo = exec->running = exec->unchained = 0;
     exec->retired = 0;
     exec->error = MPI_SUCCESS;
@@ -433,23 +431,6 @@ int ompi_queue_exec_track(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_
     }
     (void) ops->finish(op, reqs, nreqs);
     ompi_queue_exec_retire_now(exec, MPI_ERR_NO_MEM);
-    ops->release(op);
-    return 1;
-}
-
-int ompi_queue_exec_run_now(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t *ops, void *op)
-{
-    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
-    int nreqs = 0, rc;
-
-    rc = ops->start(op, reqs, &nreqs);
-    if (MPI_SUCCESS == rc && 0 < nreqs) {
-        if (!exec_reqs_complete(reqs, nreqs)) {
-            return ompi_queue_exec_track(exec, ops, op, reqs, nreqs);
-        }
-        rc = ops->finish(op, reqs, nreqs);
-    }
-    ompi_queue_exec_retire_now(exec, rc);
     ops->release(op);
     return 1;
 }

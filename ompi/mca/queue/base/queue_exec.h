@@ -197,22 +197,11 @@ OMPI_DECLSPEC int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_
                                       bool fifo);
 
 /**
- * Fast path of a node that may start at once (nothing pending in the
- * execution, no failure, not paused, not blocking-only): start it in the
- * caller.  If it completes in the call no node is made (the operation is
- * released, the done count advances, a failure is recorded); otherwise it
- * becomes a running node, as if appended and started by advance.  Lock held
- * by the caller.
- *
- * @return 1: completed in the call (failed or not); 0: running
- */
-OMPI_DECLSPEC int ompi_queue_exec_run_now(ompi_queue_exec_t *exec,
-                                          const ompi_queue_exec_op_ops_t *ops, void *op);
-
-/**
- * The second half of ompi_queue_exec_run_now, for a caller that started the
- * operation itself (on an idle execution, lock held) and found some of its
- * requests still running: they become a running node.  When no node can be
+ * Fast path of an operation that may start at once (ompi_queue_exec_idle,
+ * not blocking-only): the caller starts it itself, lock held.  If its
+ * requests completed in the call, it finishes it and calls
+ * ompi_queue_exec_retire_now; otherwise this makes the running requests a
+ * running node, as if appended and started by advance.  When no node can be
  * made, the requests are waited for here and the operation fails with
  * MPI_ERR_NO_MEM (counted done, op released).
  *
@@ -223,9 +212,9 @@ OMPI_DECLSPEC int ompi_queue_exec_track(ompi_queue_exec_t *exec,
                                         ompi_request_t **reqs, int nreqs);
 
 /**
- * An operation that ompi_queue_exec_run_now's caller ran to completion
- * itself, with its result rc: count it done (and dropped) and record a
- * failure.  The caller releases the operation.  Lock held.
+ * An operation that the caller of the fast path (see ompi_queue_exec_track)
+ * ran to completion itself, with its result rc: count it done (and dropped)
+ * and record a failure.  The caller releases the operation.  Lock held.
  */
 static inline void ompi_queue_exec_retire_now(ompi_queue_exec_t *exec, int rc)
 {
@@ -236,7 +225,7 @@ static inline void ompi_queue_exec_retire_now(ompi_queue_exec_t *exec, int rc)
     exec->retired++;
 }
 
-/** Whether ompi_queue_exec_run_now may be used now. */
+/** Whether the fast path (ompi_queue_exec_track) may be taken now. */
 static inline bool ompi_queue_exec_idle(const ompi_queue_exec_t *exec)
 {
     return exec->lo == exec->nnodes && 0 == exec->running && MPI_SUCCESS == exec->error

@@ -247,9 +247,9 @@ bool graphs_token_try_table(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nr
 
 /**
  * Start a token that may start at once (graphs_token_fast) in the caller,
- * and finish it if its requests completed in the call: the executor's
- * ompi_queue_exec_run_now without its indirections, for the stream and
- * MPIX_Iexecute fast paths.  A send, the commonest token, is inline here.
+ * and finish it if its requests completed in the call (the executor's fast
+ * path, ompi_queue_exec_track), for streams and MPIX_Iexecute.  A send, the
+ * commonest token, is inline here.
  *
  * @return true: done, *rc its result (MPI_SUCCESS or an error class);
  *         false: still running, its requests in reqs[0 .. *nreqs)
