@@ -367,18 +367,54 @@ static void graphs_exec_done(ompi_queue_exec_t *exec, void *cbdata)
     graphs_request_complete((graphs_request_t *) cbdata);
 }
 
-/* start one execution: load the token, run what can run now, hand the rest
- * to progress */
-static int graphs_request_launch(graphs_request_t *req)
+/* lock held: a one-operation token the caller started on the (reset)
+ * execution: done with rc, or its requests still running (a node) */
+static void graphs_request_take(graphs_request_t *req, bool done, int rc, ompi_request_t **reqs,
+                                int nreqs)
 {
-    bool done;
-    int ret;
+    if (done) {
+        ompi_queue_exec_retire_now(&req->exec, rc);
+    } else {
+        OBJ_RETAIN(req->token);
+        (void) ompi_queue_exec_track(&req->exec, &graphs_token_exec_ops, req->token, reqs, nreqs);
+    }
+}
 
+/* lock held, released here: the execution is started; complete the request
+ * if it is done, otherwise hand it to progress */
+static void graphs_request_started(graphs_request_t *req)
+{
+    bool done = ompi_queue_exec_complete(&req->exec);
+
+    if (!done && OMPI_SUCCESS != ompi_queue_exec_activate(&req->exec)) {
+        /* cannot be progressed: nothing else is running yet only when the
+         * first node is still waiting, which a single token never is */
+        req->exec.error = MPI_ERR_NO_MEM;
+        done = 0 == req->exec.running;
+    }
+    OPAL_THREAD_UNLOCK(&req->exec.lock);
+    if (done) {
+        graphs_request_complete(req);
+    }
+}
+
+/* the request's state at the start of an execution */
+static void graphs_request_arm(graphs_request_t *req)
+{
     req->super.req_status.MPI_ERROR = MPI_SUCCESS;
     req->super.req_complete = REQUEST_PENDING;
     req->super.req_state = OMPI_REQUEST_ACTIVE;
     req->completed = false;
     req->error_kept = false;
+}
+
+/* start one execution: load the token, run what can run now, hand the rest
+ * to progress */
+static int graphs_request_launch(graphs_request_t *req)
+{
+    int ret;
+
+    graphs_request_arm(req);
     if (NULL != req->cuda) {
         /* ordered in the CUDA stream: the host agent starts the inner
          * execution when the stream reaches this point */
@@ -397,15 +433,11 @@ static int graphs_request_launch(graphs_request_t *req)
          * unless it is still running */
         ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
         int nreqs, rc;
+        bool done;
 
         ompi_queue_exec_reset(&req->exec);
-        if (graphs_token_try_now(req->token, reqs, &nreqs, &rc)) {
-            ompi_queue_exec_retire_now(&req->exec, rc);
-        } else {
-            OBJ_RETAIN(req->token);
-            (void) ompi_queue_exec_track(&req->exec, &graphs_token_exec_ops, req->token, reqs,
-                                         nreqs);
-        }
+        done = graphs_token_try_now(req->token, reqs, &nreqs, &rc);
+        graphs_request_take(req, done, rc, reqs, nreqs);
     } else if (MPI_SUCCESS != (ret = graphs_exec_reload(&req->exec, req->token))) {
         req->exec.error = ret;
     } else if (MPIX_OFFLOAD_PTHREAD != req->loc_type) {
@@ -413,17 +445,7 @@ static int graphs_request_launch(graphs_request_t *req)
          * to its end here would take the caller's time */
         (void) ompi_queue_exec_advance(&req->exec, false);
     }
-    done = ompi_queue_exec_complete(&req->exec);
-    if (!done && OMPI_SUCCESS != ompi_queue_exec_activate(&req->exec)) {
-        /* cannot be progressed: nothing else is running yet only when the
-         * first node is still waiting, which a single token never is */
-        req->exec.error = MPI_ERR_NO_MEM;
-        done = 0 == req->exec.running;
-    }
-    OPAL_THREAD_UNLOCK(&req->exec.lock);
-    if (done) {
-        graphs_request_complete(req);
-    }
+    graphs_request_started(req);
     return OMPI_SUCCESS;
 }
 
@@ -471,24 +493,12 @@ int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persisten
     req->cuda = cuda;
     *out = req;
     if (started) {
-        /* as graphs_request_launch, with the operation already started */
-        req->super.req_status.MPI_ERROR = MPI_SUCCESS;
-        req->super.req_state = OMPI_REQUEST_ACTIVE;
+        /* as graphs_request_launch, with the operation already started (a
+         * request from the cache or a new one has a reset execution) */
+        graphs_request_arm(req);
         OPAL_THREAD_LOCK(&req->exec.lock);
-        if (done) {
-            ompi_queue_exec_retire_now(&req->exec, rc);
-        } else {
-            OBJ_RETAIN(token);
-            done = 0 != ompi_queue_exec_track(&req->exec, &graphs_token_exec_ops, token, reqs,
-                                              nreqs);
-            if (!done && OMPI_SUCCESS != ompi_queue_exec_activate(&req->exec)) {
-                req->exec.error = MPI_ERR_NO_MEM;
-            }
-        }
-        OPAL_THREAD_UNLOCK(&req->exec.lock);
-        if (done) {
-            graphs_request_complete(req);
-        }
+        graphs_request_take(req, done, rc, reqs, nreqs);
+        graphs_request_started(req);
     } else if (!persistent) {
         (void) graphs_request_launch(req);
     }

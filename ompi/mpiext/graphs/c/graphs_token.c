@@ -37,8 +37,9 @@ static void token_construct(ompi_mpix_token_t *token)
     memset(&token->a, 0, sizeof(token->a));
 }
 
-/* drop what the token holds (its handles, its copies) */
-static void token_clear(ompi_mpix_token_t *token)
+/* drop what the token holds (its handles, its copies); inline, as the
+ * release of every consumed token runs it */
+static inline void token_clear(ompi_mpix_token_t *token)
 {
     switch (token->kind) {
     case GRAPHS_OP_SEND:
@@ -122,16 +123,7 @@ void graphs_token_release(ompi_mpix_token_t *token)
         OBJ_RELEASE(token);
         return;
     }
-    if (GRAPHS_OP_SEND == token->kind || GRAPHS_OP_RECV == token->kind) {
-        /* token_clear of the commonest tokens, without its switch */
-        graphs_drop_type(token->a.p2p.dtype);
-        graphs_drop_comm(token->comm);
-        token->comm = NULL;
-        token->nvb = 0;
-        token->kind = GRAPHS_OP_MAX;
-    } else {
-        token_clear(token);
-    }
+    token_clear(token);
     token->magic = GRAPHS_DEAD_MAGIC;
     OPAL_THREAD_LOCK(&graphs_token_ring_lock);
     if (GRAPHS_TOKEN_RING == graphs_token_ring_count) {
