@@ -193,6 +193,68 @@ static void s6_refs(void)
     MPIX_Graph_free(&g);
 }
 
+/* a string var_set from a callback is the callback's own buffer, gone
+ * (overwritten here) before the next callback reads the variable */
+static char str_seen[2][32];
+static int str_reads;
+
+static int set_str_cb(MPIX_Graph g, void *extra)
+{
+    char buf[32];
+    const char *p = buf;
+
+    snprintf(buf, sizeof(buf), "run-%d", (int) (intptr_t) extra);
+    QT_OK(MPIX_Graph_var_set(g, 7, &p));
+    memset(buf, 'x', sizeof(buf) - 1);
+    buf[sizeof(buf) - 1] = '\0';
+    return MPI_SUCCESS;
+}
+
+static int get_str_cb(MPIX_Graph g, void *extra)
+{
+    const char *p = NULL;
+    (void) extra;
+
+    QT_OK(MPIX_Graph_var_get(g, 7, &p));
+    if (str_reads < 2) {
+        snprintf(str_seen[str_reads], sizeof(str_seen[0]), "%s", NULL != p ? p : "(null)");
+    }
+    str_reads++;
+    return MPI_SUCCESS;
+}
+
+static void strings(void)
+{
+    MPIX_Graph g;
+    MPIX_Token t;
+    MPI_Request req;
+    const char *init = "initial";
+    int a;
+
+    QT_STEP("a string var_set on a running activation is copied");
+    QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g));
+    QT_OK(MPIX_Graph_var_create(g, 7, MPIX_GRAPH_VAR_LOCAL, MPI_LOCAL_TYPE_STRING));
+    QT_OK(MPIX_Graph_var_set(g, 7, &init));
+    a = add_cb(g, get_str_cb, NULL, MPIX_DEP_NONE);
+    a = add_cb(g, set_str_cb, VAR(5), a);
+    (void) add_cb(g, get_str_cb, NULL, a);
+    QT_OK(MPIX_Graph_def(g, MPI_INFO_NULL, &t));
+    QT_OK(MPIX_Execute_init(t, MPI_INFO_NULL, loc(), NULL, &req));
+    for (int run = 0; run < 2; ++run) {
+        str_reads = 0;
+        memset(str_seen, 0, sizeof(str_seen));
+        QT_OK(MPI_Start(&req));
+        QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        QT_CHECK(2 == str_reads && 0 == strcmp(str_seen[0], "initial")
+                     && 0 == strcmp(str_seen[1], "run-5"),
+                 "execution %d read \"%s\" then \"%s\" (%d reads), expected \"initial\" then "
+                 "\"run-5\"", run, str_seen[0], str_seen[1], str_reads);
+    }
+    QT_OK(MPI_Request_free(&req));
+    QT_OK(MPIX_Token_free(&t));
+    MPIX_Graph_free(&g);
+}
+
 static void s7_if_else(void)
 {
     MPIX_Graph g, tg, fg;
@@ -603,6 +665,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     s5_snapshots();
     s6_refs();
+    strings();
     s7_if_else();
     s8_while();
     s9_var_reduce();

@@ -45,11 +45,13 @@ int MPIX_Graph_var_set(MPIX_Graph graph, int var_id, const void *value)
     }
     if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
         /* a running instance (a callback's graph) */
-        void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
-        if (NULL == p) {
+        int rc = graphs_inst_var_set((graphs_inst_t *) graph, var_id, value);
+        if (MPI_ERR_ARG == rc) {
             return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_set: no such variable");
         }
-        memcpy(p, value, v->size);
+        if (MPI_SUCCESS != rc) {
+            return graphs_graph_error(rc, "MPIX_Graph_var_set: no memory for the string's copy");
+        }
         return MPI_SUCCESS;
     }
     k = graphs_graph_var_find(graph, var_id);

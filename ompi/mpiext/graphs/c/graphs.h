@@ -387,12 +387,20 @@ typedef struct graphs_inst_t {
     struct graphs_inst_t *parent;  /**< retained, or NULL */
     unsigned char *vals;
     void **refs;                   /**< per variable: REF_PARAM storage */
+    char **strs;                   /**< per variable: the string a var_set on this
+                                        activation copied (owned), or NULL */
     ompi_queue_exec_t *exec;       /**< where its nodes run (goto appends there) */
 } graphs_inst_t;
 OBJ_CLASS_DECLARATION(graphs_inst_t);
 
 /** Storage of variable id seen from inst (lexical), NULL if none. */
 void *graphs_inst_var(graphs_inst_t *inst, int id, graphs_var_t **var);
+
+/** MPIX_Graph_var_set on a running activation: variable id seen from inst
+ * takes the value at value (a string is copied, owned by the activation
+ * that holds the variable until it is set again or that activation is
+ * rearmed or released).  MPI_ERR_ARG: no such variable. */
+int graphs_inst_var_set(graphs_inst_t *inst, int id, const void *value);
 
 /** Index of variable id in a graph's table, or -1. */
 int graphs_graph_var_find(const ompi_mpix_graph_t *g, int id);

@@ -36,12 +36,26 @@ static void inst_construct(graphs_inst_t *inst)
     inst->parent = NULL;
     inst->vals = NULL;
     inst->refs = NULL;
+    inst->strs = NULL;
     inst->exec = NULL;
+}
+
+/* the strings var_set copied into this activation */
+static void inst_drop_strings(graphs_inst_t *inst)
+{
+    for (int i = 0; i < inst->def->nvars; ++i) {
+        free(inst->strs[i]);
+        inst->strs[i] = NULL;
+    }
 }
 
 static void inst_destruct(graphs_inst_t *inst)
 {
     inst->magic = GRAPHS_DEAD_MAGIC;
+    if (NULL != inst->strs) {
+        inst_drop_strings(inst);
+        free(inst->strs);
+    }
     free(inst->vals);
     free(inst->refs);
     if (NULL != inst->def) {
@@ -69,6 +83,45 @@ void *graphs_inst_var(graphs_inst_t *inst, int id, graphs_var_t **var)
         }
     }
     return NULL;
+}
+
+int graphs_inst_var_set(graphs_inst_t *inst, int id, const void *value)
+{
+    for (; NULL != inst; inst = inst->parent) {
+        graphs_gdef_t *d = inst->def;
+        for (int i = 0; i < d->nvars; ++i) {
+            graphs_var_t *v = &d->vars[i];
+            const char *s;
+            char *c = NULL;
+
+            if (v->id != id) {
+                continue;
+            }
+            if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
+                /* the program's own memory: its string stays its own */
+                memcpy(inst->refs[i], value, v->size);
+                return MPI_SUCCESS;
+            }
+            if (ompi_mpix_local_types[11] != v->dtype) {
+                memcpy(inst->vals + d->off[i], value, v->size);
+                return MPI_SUCCESS;
+            }
+            /* a string: copied, since the caller's may be gone before the
+             * operation that reads the variable starts */
+            s = *(const char *const *) value;
+            if (NULL == inst->strs && NULL == (inst->strs = calloc(d->nvars, sizeof(char *)))) {
+                return MPI_ERR_NO_MEM;
+            }
+            if (NULL != s && NULL == (c = strdup(s))) {
+                return MPI_ERR_NO_MEM;
+            }
+            free(inst->strs[i]);
+            inst->strs[i] = c;
+            memcpy(inst->vals + d->off[i], &c, sizeof(char *));
+            return MPI_SUCCESS;
+        }
+    }
+    return MPI_ERR_ARG;
 }
 
 static int inst_new(graphs_gdef_t *def, graphs_inst_t *parent, ompi_queue_exec_t *exec,
@@ -208,6 +261,9 @@ static void inst_rearm(graphs_inst_t *inst)
 {
     if (0 < inst->def->vbytes) {
         memcpy(inst->vals, inst->def->init, inst->def->vbytes);
+    }
+    if (OPAL_UNLIKELY(NULL != inst->strs)) {
+        inst_drop_strings(inst);
     }
 }
 
