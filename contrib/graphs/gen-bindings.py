@@ -605,7 +605,7 @@ IO_VB = lambda off, i64count: [
     "GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);",
 ] + (["GRAPHS_VB_I64(vb, offset, GRAPHS_TOFF(a.io.offset), GRAPHS_VR_NUM, GRAPHS_FT_I64);"] if off else []) + [
     "GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));",
-    ("GRAPHS_VB_I64(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, GRAPHS_FT_INT);" if i64count else
+    ("GRAPHS_VB_I64(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, GRAPHS_FT_BIGCOUNT);" if i64count else
      "GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, 0);"),
     "GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.io.dtype), 1, MPI_BYTE);",
     "GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.io.status), GRAPHS_VR_OUT, -1, -1);",
@@ -907,11 +907,13 @@ row("Graph_var_set", "MPIX_Graph graph, int var_id, const void *value",
 
 """ + inst_or_graph("Graph_var_set") + """    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
         /* a running instance (a callback's graph) */
-        void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
-        if (NULL == p) {
+        int rc = graphs_inst_var_set((graphs_inst_t *) graph, var_id, value);
+        if (MPI_ERR_ARG == rc) {
             return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_set: no such variable");
         }
-        memcpy(p, value, v->size);
+        if (MPI_SUCCESS != rc) {
+            return graphs_graph_error(rc, "MPIX_Graph_var_set: no memory for the string's copy");
+        }
         return MPI_SUCCESS;
     }
     k = graphs_graph_var_find(graph, var_id);

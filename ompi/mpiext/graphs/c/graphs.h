@@ -77,6 +77,8 @@ enum {
     GRAPHS_FT_PTR = 0,       /**< a pointer or handle field */
     GRAPHS_FT_INT = 1,
     GRAPHS_FT_I64 = 2,
+    GRAPHS_FT_BIGCOUNT = 3,  /**< a.io.count of a large-count (_c) binding: a value above
+                                  INT_MAX is carried by a derived datatype at the start */
 };
 enum {
     GRAPHS_VE_STORAGE = 0,   /**< MPIX_VAR on a buffer/OUT pointer: the variable's storage */
@@ -120,6 +122,8 @@ struct ompi_mpix_token_t {
     volatile uint32_t magic;
     int kind;                      /**< graphs_op_kind_t */
     bool fast;                     /**< see graphs_token_fast */
+    bool own_type;                 /**< a resolved copy whose a.io.dtype was made for a
+                                        count above INT_MAX (released with the copy) */
     ompi_communicator_t *comm;     /**< retained; NULL for local operations */
     int nvb;                       /**< arguments bound to graph variables */
     graphs_vbind_t vb[GRAPHS_TOKEN_VB];

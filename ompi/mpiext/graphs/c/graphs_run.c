@@ -28,6 +28,7 @@
 
 #include "opal/sys/atomic.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/mpiext/graphs/c/graphs_bindings.h"
 
 static void inst_construct(graphs_inst_t *inst)
 {
@@ -454,6 +455,16 @@ static int reduce_lookup(graphs_run_t *run, graphs_dnode_t *dn)
     return MPI_SUCCESS;
 }
 
+/* a resolved copy whose large count is carried by a derived datatype owns that type */
+static void run_drop_copy(graphs_run_t *run)
+{
+    if (NULL != run->tcopy && run->tcopy->own_type) {
+        ompi_datatype_destroy(&run->tcopy->a.io.dtype);
+    }
+    free(run->tcopy);
+    run->tcopy = NULL;
+}
+
 static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
 {
     graphs_run_t *run = (graphs_run_t *) op;
@@ -479,16 +490,14 @@ static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
             }
             rc = graphs_token_resolve(t, inst, run->tcopy);
             if (MPI_SUCCESS != rc) {
-                free(run->tcopy);
-                run->tcopy = NULL;
+                run_drop_copy(run);
                 return rc;
             }
             t = run->tcopy;
         }
         rc = graphs_token_start_kind(t, reqs, nreqs);
-        if ((MPI_SUCCESS != rc || 0 == *nreqs) && NULL != run->tcopy) {
-            free(run->tcopy);
-            run->tcopy = NULL;
+        if (MPI_SUCCESS != rc || 0 == *nreqs) {
+            run_drop_copy(run);
         }
         return rc;
     }
@@ -545,10 +554,7 @@ static int run_finish(void *op, ompi_request_t **reqs, int nreqs)
     rc = graphs_token_finish_kind(NULL != run->tcopy ? run->tcopy
                                                      : run->inst->def->nodes[run->idx].token,
                                   reqs, nreqs);
-    if (NULL != run->tcopy) {
-        free(run->tcopy);
-        run->tcopy = NULL;
-    }
+    run_drop_copy(run);
     return rc;
 }
 
@@ -561,8 +567,7 @@ static void run_release(void *op)
         child_destroy(run->child);
         run->child = NULL;
     }
-    free(run->tcopy);
-    run->tcopy = NULL;
+    run_drop_copy(run);
     free(run->vc);
     run->vc = NULL;
     OBJ_RELEASE(run->inst);
@@ -776,6 +781,8 @@ static inline void *field(ompi_mpix_token_t *t, size_t off)
 
 int graphs_token_resolve(const ompi_mpix_token_t *t, graphs_inst_t *inst, ompi_mpix_token_t *copy)
 {
+    int64_t big = 0;
+
     memcpy(copy, t, sizeof(*t));
     for (int i = 0; i < t->nvb; ++i) {
         const graphs_vbind_t *vb = &t->vb[i];
@@ -806,7 +813,11 @@ int graphs_token_resolve(const ompi_mpix_token_t *t, graphs_inst_t *inst, ompi_m
             if (!graphs_var_to_i64(v->dtype, p, &x)) {
                 return MPI_ERR_ARG;
             }
-            if (GRAPHS_FT_INT == vb->ftype) {
+            if (GRAPHS_FT_BIGCOUNT == vb->ftype && x > INT_MAX) {
+                /* a derived datatype carries it, once the datatype is resolved */
+                big = x;
+                *(int *) field(copy, vb->off) = 1;
+            } else if (GRAPHS_FT_INT == vb->ftype || GRAPHS_FT_BIGCOUNT == vb->ftype) {
                 if (x < INT_MIN || x > INT_MAX || (GRAPHS_VR_COUNT == vb->role && x < 0)) {
                     return (GRAPHS_VR_COUNT == vb->role) ? MPI_ERR_COUNT : MPI_ERR_ARG;
                 }
@@ -819,6 +830,17 @@ int graphs_token_resolve(const ompi_mpix_token_t *t, graphs_inst_t *inst, ompi_m
             }
             break;
         }
+    }
+    if (0 < big) {
+        ompi_datatype_t *type = NULL;
+        int icount = 0, rc = graphs_count_type(big, copy->a.io.dtype, &type, &icount);
+
+        if (MPI_SUCCESS != rc) {
+            return rc;
+        }
+        copy->a.io.dtype = type;
+        copy->a.io.count = icount;
+        copy->own_type = true;
     }
     /* range checks that the _def could not make */
     for (int i = 0; i < t->nvb; ++i) {

@@ -32,6 +32,7 @@ static void token_construct(ompi_mpix_token_t *token)
     token->magic = GRAPHS_TOKEN_MAGIC;
     token->kind = GRAPHS_OP_MAX;
     token->fast = false;
+    token->own_type = false;
     token->comm = NULL;
     token->nvb = 0;
     memset(&token->a, 0, sizeof(token->a));
