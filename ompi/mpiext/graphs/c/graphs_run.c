@@ -103,7 +103,7 @@ int graphs_inst_var_set(graphs_inst_t *inst, int id, const void *value)
                 memcpy(inst->refs[i], value, v->size);
                 return MPI_SUCCESS;
             }
-            if (ompi_mpix_local_types[11] != v->dtype) {
+            if (MPI_LOCAL_TYPE_STRING != v->dtype) {
                 memcpy(inst->vals + d->off[i], value, v->size);
                 return MPI_SUCCESS;
             }

@@ -272,7 +272,7 @@ int graphs_var_reduce_compute(ompi_op_t *op, int cmp, ompi_datatype_t *t1, const
 
 int graphs_var_write(graphs_var_t *v, void *storage, const void *value)
 {
-    if (ompi_mpix_local_types[11] == v->dtype && NULL == storage) {
+    if (MPI_LOCAL_TYPE_STRING == v->dtype && NULL == storage) {
         /* a template's string: deep copy */
         const char *s = *(const char *const *) value;
         char *c = (NULL != s) ? strdup(s) : NULL;
