@@ -11,6 +11,8 @@
 #   - the script checks tests/check_*.sh (repository and install checks),
 #   - every multi-rank test of tests/tests.list with the installed mpirun,
 #     over ob1 (shared memory; tcp where a line names ob1tcp) and over UCX,
+#     and, where a line names netns-ucx or netns-ob1tcp, across two "nodes"
+#     made of namespaces on this machine (tests/netns/run-netns.sh, root only),
 # and ends with the line "N passed, N failed" (exit 1 on any failure).
 # Each case runs once: a case that failed once has failed.  A case that
 # cannot run here prints SKIP and is not counted as passed; a failure listed
@@ -172,6 +174,16 @@ while read -r name ranks transports args; do
             args_tag=$(IFS=_; echo "${prog_args[*]}")
             log=$logdir/$name.$tr.$np.${args_tag:-default}.log
             run_case() {
+                if [[ "$tr" == netns-* ]]; then
+                    # across two "nodes" made of namespaces: the script sets
+                    # them up, runs mpirun with its own watchdog, and removes
+                    # them (or prints SKIP where it cannot)
+                    # shellcheck disable=SC2086
+                    env "${run_env[@]}" MPIRUN="$MPIRUN" timeout -k 10 $((case_timeout + 30)) \
+                        bash tests/netns/run-netns.sh -n "$np" ${TRANSPORT[${tr#netns-}]} \
+                        "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
+                    return
+                fi
                 # shellcheck disable=SC2086
                 env "${run_env[@]}" timeout -k 10 "$case_timeout" "$MPIRUN" --oversubscribe -n "$np" \
                     ${TRANSPORT[$tr]} "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
