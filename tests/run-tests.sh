@@ -180,7 +180,7 @@ while read -r name ranks transports args; do
                     # them (or prints SKIP where it cannot)
                     # shellcheck disable=SC2086
                     env "${run_env[@]}" MPIRUN="$MPIRUN" timeout -k 10 $((case_timeout + 30)) \
-                        bash tests/netns/run-netns.sh -n "$np" ${TRANSPORT[${tr#netns-}]} \
+                        bash tests/netns/run-netns.sh -n "$np" ${TRANSPORT[${tr#netns-}]} -- \
                         "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
                     return
                 fi
@@ -192,10 +192,12 @@ while read -r name ranks transports args; do
             run_case "$log"
             rc=$?
             # prterun's help output can leave a NUL byte in front of the
-            # verdict line: read the log without NULs
-            if [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -qa '^OK:'; then
+            # verdict line: read the log without NULs (grep reads it all: a
+            # grep -q that stops early makes tr fail on a long log, and the
+            # pipeline with it)
+            if [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -a '^OK:' > /dev/null; then
                 report PASS "$case_name" "$log"
-            elif [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -qa '^SKIP'; then
+            elif [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -a '^SKIP' > /dev/null; then
                 report SKIP "$case_name ($(grep -m1 '^SKIP' "$log"))" "$log"
             else
                 [ "$rc" = 124 ] && echo "    | mpirun did not finish within ${case_timeout}s" >> "$log"

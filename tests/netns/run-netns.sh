@@ -17,9 +17,14 @@
 # enter-node.sh as the ssh agent.  The namespaces, the veth pair and
 # whatever still runs in them are removed on exit, failure included.
 #
-# Usage: tests/netns/run-netns.sh [-n NP] [--] MPIRUN-ARGS... PROGRAM [ARGS...]
+# Each rank writes its output into files of its own, printed after mpirun's
+# when the run has ended (or was stopped): PRRTE forwards output in pieces
+# that are not whole lines and interleaves the ranks' pieces (also into its
+# --output files), which cuts and joins the lines of fast verbose output.
+#
+# Usage: tests/netns/run-netns.sh [-n NP] [MPIRUN-ARGS...] -- PROGRAM [ARGS...]
 #   NP (even, default 2) ranks, NP/2 on each node: ranks 0 .. NP/2-1 on the
-#   first, the others on the second.  The arguments go to mpirun after the
+#   first, the others on the second.  MPIRUN-ARGS go to mpirun after the
 #   placement and interface options this script gives.
 # Environment:
 #   MPIRUN               the mpirun to use (default: the fork's install)
@@ -32,13 +37,13 @@
 #                        went over TCP on the veth.  Exit 1 if not.
 #   QTEST_TIMEOUT        the test's own watchdog; mpirun gets 30 s more.
 # Prints "SKIP: <reason>" and exits 0 where it cannot run (not root, no
-# iproute2 or unshare, network namespaces refused).
+# iproute2 or unshare, network namespaces or veth pairs refused).
 
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/../../contrib/queue/common.sh"
 
-usage() { echo "usage: run-netns.sh [-n NP] [--] MPIRUN-ARGS... PROGRAM [ARGS...]" >&2; exit 2; }
+usage() { echo "usage: run-netns.sh [-n NP] [MPIRUN-ARGS...] -- PROGRAM [ARGS...]" >&2; exit 2; }
 skip() { echo "SKIP: $*"; exit 0; }
 
 np=2
@@ -47,8 +52,15 @@ if [ "${1:-}" = "-n" ]; then
     np=$2
     shift 2
 fi
-[ "${1:-}" = "--" ] && shift
+mpirun_args=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    mpirun_args+=("$1")
+    shift
+done
+[ "${1:-}" = "--" ] || usage
+shift
 [ $# -ge 1 ] || usage
+program=("$@")
 if ! [[ "$np" =~ ^[0-9]+$ ]] || [ "$np" -lt 2 ] || [ $((np % 2)) != 0 ]; then
     usage
 fi
@@ -68,6 +80,18 @@ nodes=("ompiq$$a" "ompiq$$b")
 made=()
 tmp=$(mktemp -d)
 mpirun_pid=""
+shown=0
+
+show_output() {   # mpirun's own output, then each rank's; once
+    local f
+    { [ "$shown" = 0 ] && [ -f "$tmp/run.log" ]; } || return 0
+    shown=1
+    cat "$tmp/run.log"
+    for f in $(find "$tmp/out" -name 'rank.*' -type f 2> /dev/null | sort -V); do
+        echo "netns: --- ${f##*/} ---"
+        cat "$f"
+    done
+}
 
 cleanup() {
     set +e
@@ -79,6 +103,7 @@ cleanup() {
             sleep 0.1
         done
     fi
+    show_output
     for n in "${made[@]}"; do
         # the daemon of the second node is daemonized: end what is left in
         # the namespace (after a failure) before removing it
@@ -122,38 +147,50 @@ done
 export QTEST_NETNS_HOSTS=$tmp/hosts
 echo "netns: nodes ${nodes[0]} ($NET.1) and ${nodes[1]} ($NET.2), $ppn rank(s) each"
 
+mkdir "$tmp/out"
 args=(--hostfile "$tmp/hostfile" -n "$np" --map-by slot --bind-to none
       --prtemca plm_ssh_agent "$here/enter-node.sh" --prtemca plm_ssh_no_tree_spawn 1
       --prtemca oob_tcp_if_include "$IF" --mca btl_tcp_if_include "$IF"
-      -x UCX_NET_DEVICES="$IF" --output "dir=$tmp/out")
+      -x UCX_NET_DEVICES="$IF" -x QTEST_NETNS_OUT="$tmp/out")
 check=${QTEST_NETNS_CHANNELS:-0}
 if [ "$check" = "1" ]; then
     args+=(--mca match_base_verbose 60 -x UCX_LOG_LEVEL=info)
 fi
-
-cmd=$(printf '%q ' "$MPIRUN" "${args[@]}" "$@")
-timeout -k 10 $((${QTEST_TIMEOUT:-90} + 30)) "$here/enter-node.sh" "${nodes[0]}" "$cmd" &
+# shellcheck disable=SC2016
+wrap=(/bin/bash -c 'exec "$0" "$@" > "$QTEST_NETNS_OUT/rank.$PMIX_RANK.out" 2> "$QTEST_NETNS_OUT/rank.$PMIX_RANK.err"')
+cmd=$(printf '%q ' "$MPIRUN" "${args[@]}" "${mpirun_args[@]}" "${wrap[@]}" "${program[@]}")
+timeout -k 10 $((${QTEST_TIMEOUT:-90} + 30)) "$here/enter-node.sh" "${nodes[0]}" "$cmd" \
+    > "$tmp/run.log" 2>&1 < /dev/null &
 mpirun_pid=$!
 rc=0
 wait "$mpirun_pid" || rc=$?
 mpirun_pid=""
+show_output
 if [ "$rc" != 0 ]; then
     [ "$rc" = 124 ] && echo "netns: mpirun did not finish within $((${QTEST_TIMEOUT:-90} + 30))s"
     exit "$rc"
 fi
 [ "$check" = "1" ] || exit 0
 
-# each rank's output (UCX logs on stdout, the match framework on stderr),
-# whole lines: the copy on mpirun's output interleaves the ranks
-errs=$(find "$tmp/out" -name 'std*' -type f | sort)
-[ -n "$errs" ] || { echo "netns: FAIL: no per-rank output under $tmp/out"; exit 1; }
-# shellcheck disable=SC2086
-awk -v ppn="$ppn" -v iface="$IF" '
-    /match:base: channel [a-z]+ for MPI_COMM_WORLD:[0-9]+ -> MPI_COMM_WORLD:[0-9]+ / {
-        for (i = 1; i <= NF; ++i) {
-            if ("channel" == $i) { chan = $(i + 1); src = $(i + 3); dst = $(i + 5) }
+# every channel line of a rank's file is whole (one writer): the receiver
+# logs it, so its rank is the file's, and its hostname is that of the node
+# the rank was placed on
+for ((r = 0; r < np; ++r)); do
+    [ -f "$tmp/out/rank.$r.err" ] || { echo "netns: FAIL: no output of rank $r"; exit 1; }
+done
+awk -v ppn="$ppn" -v iface="$IF" -v node0="${nodes[0]}" -v node1="${nodes[1]}" '
+    FNR == 1 { rank = FILENAME; sub(/.*rank\./, "", rank); sub(/\..*/, "", rank) }
+    /match:base: channel .* for MPI_COMM_WORLD:/ {
+        if ($0 !~ /^\[[a-z0-9]+:[0-9]+\] match:base: channel (sm|ucx|pml) for MPI_COMM_WORLD:[0-9]+ -> MPI_COMM_WORLD:[0-9]+ tag -?[0-9]+ \([0-9]+ -> [0-9]+ bytes\)$/) {
+            bad = bad "\n  rank " rank ": unexpected line: " $0
+            next
         }
+        host = $1; gsub(/^\[|:.*$/, "", host)
+        chan = $4; src = $6; dst = $8
         sub(/.*:/, "", src); sub(/.*:/, "", dst)
+        if (dst != rank || host != (int(dst / ppn) ? node1 : node0)) {
+            bad = bad "\n  rank " rank " (" host "): receiver is not this rank on its node: " $0
+        }
         if (src == dst) { next }
         if (int(src / ppn) != int(dst / ppn)) {
             across[chan]++
@@ -170,7 +207,7 @@ awk -v ppn="$ppn" -v iface="$IF" '
     END {
         printf "netns: matched pairs across nodes: ucx %d, pml %d, sm %d; on one node: sm %d, ucx %d, pml %d\n",
                across["ucx"], across["pml"], across["sm"], within["sm"], within["ucx"], within["pml"]
-        printf "netns: ucx channel halves: puts %d, stores into mapped memory %d; UCX RMA endpoints over tcp/%s: %d\n",
+        printf "netns: ucx channel halves: puts %d, stores into mapped memory %d; UCX endpoints with RMA over tcp/%s: %d\n",
                puts, stores, iface, rma_tcp
         if (0 == across["ucx"]) { bad = bad "\n  no pair across nodes got the ucx channel" }
         if (1 < ppn && 0 == within["sm"]) { bad = bad "\n  no pair on one node got the sm channel" }
@@ -178,4 +215,4 @@ awk -v ppn="$ppn" -v iface="$IF" '
         if (0 == rma_tcp) { bad = bad "\n  no UCX endpoint with RMA over tcp/" iface }
         if ("" != bad) { print "netns: FAIL: channel choice:" bad; exit 1 }
         print "netns: channel choice as expected"
-    }' $errs
+    }' "$tmp"/out/rank.*
