@@ -11,6 +11,8 @@
 #   - the script checks tests/check_*.sh (repository and install checks),
 #   - every multi-rank test of tests/tests.list with the installed mpirun,
 #     over ob1 (shared memory; tcp where a line names ob1tcp) and over UCX,
+#     and, where a line names netns-ucx or netns-ob1tcp, across two "nodes"
+#     made of namespaces on this machine (tests/netns/run-netns.sh, root only),
 # and ends with the line "N passed, N failed" (exit 1 on any failure).
 # Each case runs once: a case that failed once has failed.  A case that
 # cannot run here prints SKIP and is not counted as passed; a failure listed
@@ -172,6 +174,16 @@ while read -r name ranks transports args; do
             args_tag=$(IFS=_; echo "${prog_args[*]}")
             log=$logdir/$name.$tr.$np.${args_tag:-default}.log
             run_case() {
+                if [[ "$tr" == netns-* ]]; then
+                    # across two "nodes" made of namespaces: the script sets
+                    # them up, runs mpirun with its own watchdog, and removes
+                    # them (or prints SKIP where it cannot)
+                    # shellcheck disable=SC2086
+                    env "${run_env[@]}" MPIRUN="$MPIRUN" timeout -k 10 $((case_timeout + 30)) \
+                        bash tests/netns/run-netns.sh -n "$np" ${TRANSPORT[${tr#netns-}]} -- \
+                        "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
+                    return
+                fi
                 # shellcheck disable=SC2086
                 env "${run_env[@]}" timeout -k 10 "$case_timeout" "$MPIRUN" --oversubscribe -n "$np" \
                     ${TRANSPORT[$tr]} "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
@@ -180,10 +192,12 @@ while read -r name ranks transports args; do
             run_case "$log"
             rc=$?
             # prterun's help output can leave a NUL byte in front of the
-            # verdict line: read the log without NULs
-            if [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -qa '^OK:'; then
+            # verdict line: read the log without NULs (grep reads it all: a
+            # grep -q that stops early makes tr fail on a long log, and the
+            # pipeline with it)
+            if [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -a '^OK:' > /dev/null; then
                 report PASS "$case_name" "$log"
-            elif [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -qa '^SKIP'; then
+            elif [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -a '^SKIP' > /dev/null; then
                 report SKIP "$case_name ($(grep -m1 '^SKIP' "$log"))" "$log"
             else
                 [ "$rc" = 124 ] && echo "    | mpirun did not finish within ${case_timeout}s" >> "$log"

@@ -7,7 +7,8 @@
 #
 # $HEADER$
 #
-# Installs, with apt, the Debian packages the build needs, when missing.
+# Installs, with apt, the Debian packages the build and the tests need
+# (iproute2: the two-node tests, tests/netns), when missing.
 # Idempotent: does nothing when everything is installed.
 # OMPI_QUEUE_SKIP_DEPS=1 skips it (for machines without apt).
 
@@ -15,7 +16,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 PACKAGES="autoconf automake libtool flex pkg-config make gcc g++ gfortran perl python3 xz-utils
-          libucx-dev libfabric-dev libhwloc-dev libevent-dev zlib1g-dev libamdhip64-dev ccache"
+          libucx-dev libfabric-dev libhwloc-dev libevent-dev zlib1g-dev libamdhip64-dev ccache
+          iproute2"
 
 if [ "${OMPI_QUEUE_SKIP_DEPS:-0}" = "1" ]; then
     exit 0
