@@ -416,6 +416,16 @@ static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
         if (GRAPHS_OP_GRAPH == t->kind) {
             return child_start(run, t->a.gdef, -1, reqs, nreqs);
         }
+        if (0 == t->nvb && graphs_token_fast(t)) {
+            /* an operation done in the call (a small send) is finished
+             * here, so that the executor neither polls it nor goes through
+             * run_finish and the op table */
+            if (graphs_token_try_now(t, reqs, nreqs, &rc)) {
+                *nreqs = 0;
+                return rc;
+            }
+            return MPI_SUCCESS;
+        }
         if (0 < t->nvb) {
             run->tcopy = malloc(sizeof(*t));
             if (NULL == run->tcopy) {
