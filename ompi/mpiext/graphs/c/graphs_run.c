@@ -131,6 +131,7 @@ typedef struct graphs_vcache_t {
 typedef struct graphs_run_t {
     graphs_inst_t *inst;            /**< retained */
     int idx;                        /**< node index in inst->def */
+    graphs_dnode_t *dn;             /**< that node (started again at each iteration of a loop) */
     struct graphs_block_t *block;
     ompi_mpix_token_t *tcopy;       /**< the token with its variables resolved, or NULL */
     struct graphs_child_t *child;   /**< a running sub-execution, or NULL */
@@ -334,6 +335,7 @@ static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
         r->inst = inst;
         OBJ_RETAIN(inst);
         r->idx = i;
+        r->dn = &d->nodes[i];
         r->block = block;
         r->tcopy = NULL;
         r->child = NULL;
@@ -398,54 +400,63 @@ static int reduce_lookup(graphs_run_t *run, graphs_dnode_t *dn)
     return MPI_SUCCESS;
 }
 
+/* the start of a token node */
+static inline int run_start_token(graphs_run_t *run, ompi_mpix_token_t *t, ompi_request_t **reqs,
+                                  int *nreqs)
+{
+    int rc = MPI_SUCCESS;
+
+    if (GRAPHS_OP_CALLBACK == t->kind) {
+        /* the callback gets the running instance (spec 1.2.2) */
+        return t->a.cb.fn((MPIX_Graph) run->inst, t->a.cb.extra_state);
+    }
+    if (GRAPHS_OP_GRAPH == t->kind) {
+        return child_start(run, t->a.gdef, -1, reqs, nreqs);
+    }
+    if (0 == t->nvb && graphs_token_fast(t)) {
+        /* an operation done in the call (a small send) is finished here,
+         * so that the executor neither polls it nor goes through run_finish
+         * and the op table */
+        if (graphs_token_try_now(t, reqs, nreqs, &rc)) {
+            *nreqs = 0;
+            return rc;
+        }
+        return MPI_SUCCESS;
+    }
+    if (0 < t->nvb) {
+        run->tcopy = malloc(sizeof(*t));
+        if (NULL == run->tcopy) {
+            return MPI_ERR_NO_MEM;
+        }
+        rc = graphs_token_resolve(t, run->inst, run->tcopy);
+        if (MPI_SUCCESS != rc) {
+            free(run->tcopy);
+            run->tcopy = NULL;
+            return rc;
+        }
+        t = run->tcopy;
+    }
+    rc = graphs_token_start_kind(t, reqs, nreqs);
+    if ((MPI_SUCCESS != rc || 0 == *nreqs) && NULL != run->tcopy) {
+        free(run->tcopy);
+        run->tcopy = NULL;
+    }
+    return rc;
+}
+
 static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
 {
     graphs_run_t *run = (graphs_run_t *) op;
     graphs_inst_t *inst = run->inst;
-    graphs_dnode_t *dn = &inst->def->nodes[run->idx];
+    graphs_dnode_t *dn = run->dn;
     int rc = MPI_SUCCESS;
 
     *nreqs = 0;
-    switch (dn->type) {
-    case GRAPHS_GN_TOKEN: {
-        ompi_mpix_token_t *t = dn->token;
-        if (GRAPHS_OP_CALLBACK == t->kind) {
-            /* the callback gets the running instance (spec 1.2.2) */
-            return t->a.cb.fn((MPIX_Graph) inst, t->a.cb.extra_state);
-        }
-        if (GRAPHS_OP_GRAPH == t->kind) {
-            return child_start(run, t->a.gdef, -1, reqs, nreqs);
-        }
-        if (0 == t->nvb && graphs_token_fast(t)) {
-            /* an operation done in the call (a small send) is finished
-             * here, so that the executor neither polls it nor goes through
-             * run_finish and the op table */
-            if (graphs_token_try_now(t, reqs, nreqs, &rc)) {
-                *nreqs = 0;
-                return rc;
-            }
-            return MPI_SUCCESS;
-        }
-        if (0 < t->nvb) {
-            run->tcopy = malloc(sizeof(*t));
-            if (NULL == run->tcopy) {
-                return MPI_ERR_NO_MEM;
-            }
-            rc = graphs_token_resolve(t, inst, run->tcopy);
-            if (MPI_SUCCESS != rc) {
-                free(run->tcopy);
-                run->tcopy = NULL;
-                return rc;
-            }
-            t = run->tcopy;
-        }
-        rc = graphs_token_start_kind(t, reqs, nreqs);
-        if ((MPI_SUCCESS != rc || 0 == *nreqs) && NULL != run->tcopy) {
-            free(run->tcopy);
-            run->tcopy = NULL;
-        }
-        return rc;
+    /* the commonest node first, without the switch's table */
+    if (OPAL_LIKELY(GRAPHS_GN_TOKEN == dn->type)) {
+        return run_start_token(run, dn->token, reqs, nreqs);
     }
+    switch (dn->type) {
     case GRAPHS_GN_JOIN:
     case GRAPHS_GN_NOP:
         return MPI_SUCCESS;
@@ -497,7 +508,7 @@ static int run_finish(void *op, ompi_request_t **reqs, int nreqs)
         return rc;
     }
     rc = graphs_token_finish_kind(NULL != run->tcopy ? run->tcopy
-                                                     : run->inst->def->nodes[run->idx].token,
+                                                     : run->dn->token,
                                   reqs, nreqs);
     if (NULL != run->tcopy) {
         free(run->tcopy);
@@ -596,6 +607,7 @@ static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_in
 
         r->inst = inst;
         r->idx = i;
+        r->dn = dn;
         r->block = block;
         r->tcopy = NULL;
         r->child = NULL;
@@ -695,6 +707,7 @@ int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
     block->left = 1;
     block->runs[0].inst = inst;
     block->runs[0].idx = 0;
+    block->runs[0].dn = &d->nodes[0];
     block->runs[0].block = block;
     block->runs[0].tcopy = NULL;
     block->runs[0].child = NULL;
