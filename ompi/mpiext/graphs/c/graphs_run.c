@@ -401,7 +401,7 @@ static int reduce_lookup(graphs_run_t *run, graphs_dnode_t *dn)
 }
 
 /* the start of a token node */
-static inline int run_start_token(graphs_run_t *run, ompi_mpix_token_t *t, ompi_request_t **reqs,
+static __opal_attribute_noinline__ int run_start_token(graphs_run_t *run, ompi_mpix_token_t *t, ompi_request_t **reqs,
                                   int *nreqs)
 {
     int rc = MPI_SUCCESS;
@@ -444,18 +444,13 @@ static inline int run_start_token(graphs_run_t *run, ompi_mpix_token_t *t, ompi_
     return rc;
 }
 
-static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
+/* the start of the other nodes */
+static __opal_attribute_noinline__ int run_start_other(graphs_run_t *run, graphs_dnode_t *dn,
+                                                       ompi_request_t **reqs, int *nreqs)
 {
-    graphs_run_t *run = (graphs_run_t *) op;
     graphs_inst_t *inst = run->inst;
-    graphs_dnode_t *dn = run->dn;
     int rc = MPI_SUCCESS;
 
-    *nreqs = 0;
-    /* the commonest node first, without the switch's table */
-    if (OPAL_LIKELY(GRAPHS_GN_TOKEN == dn->type)) {
-        return run_start_token(run, dn->token, reqs, nreqs);
-    }
     switch (dn->type) {
     case GRAPHS_GN_JOIN:
     case GRAPHS_GN_NOP:
@@ -494,6 +489,20 @@ static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
     default:
         return MPI_ERR_INTERN;
     }
+}
+
+/* a small dispatcher, so that the commonest node (a token) pays for no
+ * other node's registers */
+static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
+{
+    graphs_run_t *run = (graphs_run_t *) op;
+    graphs_dnode_t *dn = run->dn;
+
+    *nreqs = 0;
+    if (OPAL_LIKELY(GRAPHS_GN_TOKEN == dn->type)) {
+        return run_start_token(run, dn->token, reqs, nreqs);
+    }
+    return run_start_other(run, dn, reqs, nreqs);
 }
 
 static int run_finish(void *op, ompi_request_t **reqs, int nreqs)

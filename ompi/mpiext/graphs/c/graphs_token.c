@@ -540,12 +540,12 @@ const ompi_queue_exec_op_ops_t graphs_token_exec_ops = {
     .release = token_exec_release,
 };
 
-bool graphs_token_try_table(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc)
+static inline bool token_try(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc,
+                             int (*start)(ompi_mpix_token_t *, ompi_request_t **, int *),
+                             int (*finish)(ompi_mpix_token_t *, ompi_request_t **, int))
 {
-    const graphs_op_desc_t *d = &graphs_op_table[t->kind];
-
     *nreqs = 0;
-    *rc = d->start(t, reqs, nreqs);
+    *rc = start(t, reqs, nreqs);
     if (MPI_SUCCESS != *rc || 0 == *nreqs) {
         return true;
     }
@@ -554,8 +554,18 @@ bool graphs_token_try_table(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nr
             return false;
         }
     }
-    *rc = d->finish(t, reqs, *nreqs);
+    *rc = finish(t, reqs, *nreqs);
     return true;
+}
+
+bool graphs_token_try_table(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc)
+{
+    if (GRAPHS_OP_SENDRECV == t->kind) {
+        /* a loop's exchange, started once per iteration: direct calls */
+        return token_try(t, reqs, nreqs, rc, op_start_sendrecv, op_finish_sendrecv);
+    }
+    return token_try(t, reqs, nreqs, rc, graphs_op_table[t->kind].start,
+                     graphs_op_table[t->kind].finish);
 }
 
 int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
