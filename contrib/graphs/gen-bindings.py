@@ -652,9 +652,29 @@ def vb_wrap(name, body):
     if not sep:
         head, rest = "", body
     code = "    GRAPHS_VB_START(vb);\n"
-    code += "".join("    " + l + "\n" for l in VB[name])
-    code += """    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_%s: too many arguments bound to graph variables");
+    # one cheap test first: every MPIX_VAR* encoding is a pointer into the
+    # sentinel rows or a negative number, so arguments that are none of
+    # these skip the per-argument decoding (a _def is on the per-message
+    # path of streams)
+    ptrs, ints, i64s = [], [], []
+    for l in VB[name]:
+        arg = l.split("(", 1)[1].split(",")[1].strip()
+        if l.startswith("GRAPHS_VB_INT("):
+            ints.append(arg)
+        elif l.startswith("GRAPHS_VB_I64("):
+            i64s.append("(int64_t) (%s)" % arg)
+        else:
+            ptrs.append("graphs_var_ptr_maybe(%s)" % arg)
+    terms = ptrs[:]
+    if ints:
+        terms.append("(0 > (%s))" % " | ".join(ints))
+    if i64s:
+        terms.append("(0 > (%s))" % " | ".join(i64s))
+    code += "    if (OPAL_UNLIKELY(%s)) {\n" % "\n                      | ".join(terms)
+    code += "".join("        " + l + "\n" for l in VB[name])
+    code += """        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_%s: too many arguments bound to graph variables");
+        }
     }
 """ % name
     if any("GRAPHS_TOFF(comm)" in l for l in VB[name]):

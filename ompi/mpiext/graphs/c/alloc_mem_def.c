@@ -33,10 +33,13 @@ int MPIX_Alloc_mem_def(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.mem.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);
-    GRAPHS_VB_PTR(vb, baseptr, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_OUT, -1, -1);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(baseptr)
+                      | (0 > ((int64_t) (size))))) {
+        GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.mem.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);
+        GRAPHS_VB_PTR(vb, baseptr, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_OUT, -1, -1);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: too many arguments bound to graph variables");
+        }
     }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);

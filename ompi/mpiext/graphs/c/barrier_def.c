@@ -33,9 +33,11 @@ int MPIX_Barrier_def(MPI_Comm comm, MPIX_Token *token)
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Barrier_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(comm))) {
+        GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Barrier_def: too many arguments bound to graph variables");
+        }
     }
     const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
     (void) comm_var;

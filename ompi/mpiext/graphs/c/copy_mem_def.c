@@ -33,11 +33,15 @@ int MPIX_Copy_mem_def(void *dst, const void *src, MPI_Aint size, MPIX_Token *tok
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, dst, GRAPHS_TOFF(a.copy.dst), GRAPHS_VR_BUF, -1, -1);
-    GRAPHS_VB_PTR(vb, src, GRAPHS_TOFF(a.copy.src), GRAPHS_VR_BUF, -1, -1);
-    GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.copy.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Copy_mem_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(dst)
+                      | graphs_var_ptr_maybe(src)
+                      | (0 > ((int64_t) (size))))) {
+        GRAPHS_VB_PTR(vb, dst, GRAPHS_TOFF(a.copy.dst), GRAPHS_VR_BUF, -1, -1);
+        GRAPHS_VB_PTR(vb, src, GRAPHS_TOFF(a.copy.src), GRAPHS_VR_BUF, -1, -1);
+        GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.copy.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Copy_mem_def: too many arguments bound to graph variables");
+        }
     }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);

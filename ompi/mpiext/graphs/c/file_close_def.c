@@ -33,9 +33,11 @@ int MPIX_File_close_def(MPI_File *fh, MPIX_Token *token)
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_HANDLE, -1, -1);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_close_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(fh))) {
+        GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_HANDLE, -1, -1);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_close_def: too many arguments bound to graph variables");
+        }
     }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);

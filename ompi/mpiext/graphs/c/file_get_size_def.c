@@ -33,10 +33,13 @@ int MPIX_File_get_size_def(MPI_File fh, MPI_Offset *size, MPIX_Token *token)
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.file.fh), 3, MPI_FILE_NULL);
-    GRAPHS_VB_PTR(vb, size, GRAPHS_TOFF(a.file.size), GRAPHS_VR_OUT, -1, -1);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_get_size_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(fh)
+                      | graphs_var_ptr_maybe(size))) {
+        GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.file.fh), 3, MPI_FILE_NULL);
+        GRAPHS_VB_PTR(vb, size, GRAPHS_TOFF(a.file.size), GRAPHS_VR_OUT, -1, -1);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_get_size_def: too many arguments bound to graph variables");
+        }
     }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);

@@ -33,12 +33,17 @@ int MPIX_File_open_def(MPI_Comm comm, const char *filename, int amode, MPI_Info 
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_HANDLE(vb, filename, GRAPHS_TOFF(a.file.filename), 11, "");
-    GRAPHS_VB_INT(vb, amode, GRAPHS_TOFF(a.file.amode), GRAPHS_VR_NUM, MPI_MODE_RDONLY);
-    GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_OUT, -1, -1);
-    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_open_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(filename)
+                      | graphs_var_ptr_maybe(fh)
+                      | graphs_var_ptr_maybe(comm)
+                      | (0 > (amode)))) {
+        GRAPHS_VB_HANDLE(vb, filename, GRAPHS_TOFF(a.file.filename), 11, "");
+        GRAPHS_VB_INT(vb, amode, GRAPHS_TOFF(a.file.amode), GRAPHS_VR_NUM, MPI_MODE_RDONLY);
+        GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_OUT, -1, -1);
+        GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_open_def: too many arguments bound to graph variables");
+        }
     }
     const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
     (void) comm_var;

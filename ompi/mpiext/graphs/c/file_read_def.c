@@ -35,13 +35,19 @@ int MPIX_File_read_def(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);
-    GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));
-    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.io.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.io.status), GRAPHS_VR_OUT, -1, -1);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_read_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(fh)
+                      | graphs_var_ptr_maybe(buf)
+                      | graphs_var_ptr_maybe(datatype)
+                      | graphs_var_ptr_maybe(status)
+                      | (0 > (count)))) {
+        GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);
+        GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));
+        GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, 0);
+        GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.io.dtype), 1, MPI_BYTE);
+        GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.io.status), GRAPHS_VR_OUT, -1, -1);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_read_def: too many arguments bound to graph variables");
+        }
     }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);

@@ -33,9 +33,11 @@ int MPIX_Free_mem_def(void *base, MPIX_Token *token)
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, base, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_BUF, -1, -1);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(base))) {
+        GRAPHS_VB_PTR(vb, base, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_BUF, -1, -1);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: too many arguments bound to graph variables");
+        }
     }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);

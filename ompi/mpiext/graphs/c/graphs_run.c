@@ -157,7 +157,19 @@ typedef struct graphs_child_t {
     bool cancelled;
 } graphs_child_t;
 
-static const ompi_queue_exec_op_ops_t graphs_run_ops;
+static const ompi_queue_exec_op_ops_t graphs_run_ops, graphs_run_leaf_ops;
+
+/* the executor functions of a node: a node that may hold a sub-execution
+ * (if/else, while, a graph token) is advanced and cancelled through it; the
+ * others have no progress function to be called at every poll */
+static inline const ompi_queue_exec_op_ops_t *run_ops(const graphs_dnode_t *dn)
+{
+    if (GRAPHS_GN_IF == dn->type || GRAPHS_GN_WHILE == dn->type
+        || (GRAPHS_GN_TOKEN == dn->type && GRAPHS_OP_GRAPH == dn->token->kind)) {
+        return &graphs_run_ops;
+    }
+    return &graphs_run_leaf_ops;
+}
 static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst);
 
 static void child_destroy(graphs_child_t *c)
@@ -349,7 +361,7 @@ static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
             }
         }
         if (MPI_SUCCESS == rc
-            && 0 > ompi_queue_exec_add(exec, &graphs_run_ops, r, dn->flags, nd, dp, false)) {
+            && 0 > ompi_queue_exec_add(exec, run_ops(dn), r, dn->flags, nd, dp, false)) {
             rc = MPI_ERR_NO_MEM;
         }
         if (dp != deps) {
@@ -580,6 +592,14 @@ static const ompi_queue_exec_op_ops_t graphs_run_ops = {
     .cancel = run_cancel,
 };
 
+static const ompi_queue_exec_op_ops_t graphs_run_leaf_ops = {
+    .start = run_start,
+    .finish = run_finish,
+    .release = run_release,
+    .progress = NULL,
+    .cancel = NULL,
+};
+
 /* load def's nodes into exec as an activation with its variables in inst
  * (each node holds a reference to inst) */
 static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst)
@@ -627,7 +647,7 @@ static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_in
             for (int q = 0; q < dn->ndeps; ++q) {
                 dp[q] = pos[dn->deps[q]];
             }
-            idx = ompi_queue_exec_add(exec, &graphs_run_ops, r, dn->flags, dn->ndeps, dp, false);
+            idx = ompi_queue_exec_add(exec, run_ops(dn), r, dn->flags, dn->ndeps, dp, false);
             if (dp != deps) {
                 free(dp);
             }
@@ -671,7 +691,8 @@ int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t 
 int graphs_exec_reload(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
 {
     if (GRAPHS_OP_GRAPH == token->kind && !exec->open && 0 < exec->nnodes
-        && exec->nnodes == token->a.gdef->nnodes && &graphs_run_ops == exec->nodes[0].ops) {
+        && exec->nnodes == token->a.gdef->nnodes
+        && (&graphs_run_ops == exec->nodes[0].ops || &graphs_run_leaf_ops == exec->nodes[0].ops)) {
         graphs_inst_t *inst = ((graphs_run_t *) exec->nodes[0].op)->inst;
         if (inst->def == token->a.gdef && NULL == inst->parent && ompi_queue_exec_rewind(exec)) {
             inst_rearm(inst);

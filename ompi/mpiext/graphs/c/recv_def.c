@@ -33,15 +33,21 @@ int MPIX_Recv_def(void *buf, int count, MPI_Datatype datatype, int source, int t
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.p2p.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.p2p.count), GRAPHS_TOFF(a.p2p.dtype));
-    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.p2p.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.p2p.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_INT(vb, source, GRAPHS_TOFF(a.p2p.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
-    GRAPHS_VB_INT(vb, tag, GRAPHS_TOFF(a.p2p.tag), GRAPHS_VR_TAG, 0);
-    GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.p2p.status), GRAPHS_VR_OUT, -1, -1);
-    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Recv_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(buf)
+                      | graphs_var_ptr_maybe(datatype)
+                      | graphs_var_ptr_maybe(status)
+                      | graphs_var_ptr_maybe(comm)
+                      | (0 > (count | source | tag)))) {
+        GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.p2p.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.p2p.count), GRAPHS_TOFF(a.p2p.dtype));
+        GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.p2p.count), GRAPHS_VR_COUNT, 0);
+        GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.p2p.dtype), 1, MPI_BYTE);
+        GRAPHS_VB_INT(vb, source, GRAPHS_TOFF(a.p2p.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
+        GRAPHS_VB_INT(vb, tag, GRAPHS_TOFF(a.p2p.tag), GRAPHS_VR_TAG, 0);
+        GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.p2p.status), GRAPHS_VR_OUT, -1, -1);
+        GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Recv_def: too many arguments bound to graph variables");
+        }
     }
     const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
     (void) comm_var;

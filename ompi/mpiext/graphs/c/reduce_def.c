@@ -33,15 +33,22 @@ int MPIX_Reduce_def(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.coll.sbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
-    GRAPHS_VB_PTR(vb, recvbuf, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
-    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.coll.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_HANDLE(vb, op, GRAPHS_TOFF(a.coll.op), 7, MPI_SUM);
-    GRAPHS_VB_INT(vb, root, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_ROOT, 0);
-    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Reduce_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(sendbuf)
+                      | graphs_var_ptr_maybe(recvbuf)
+                      | graphs_var_ptr_maybe(datatype)
+                      | graphs_var_ptr_maybe(op)
+                      | graphs_var_ptr_maybe(comm)
+                      | (0 > (count | root)))) {
+        GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.coll.sbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
+        GRAPHS_VB_PTR(vb, recvbuf, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
+        GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);
+        GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.coll.dtype), 1, MPI_BYTE);
+        GRAPHS_VB_HANDLE(vb, op, GRAPHS_TOFF(a.coll.op), 7, MPI_SUM);
+        GRAPHS_VB_INT(vb, root, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_ROOT, 0);
+        GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Reduce_def: too many arguments bound to graph variables");
+        }
     }
     const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
     (void) comm_var;

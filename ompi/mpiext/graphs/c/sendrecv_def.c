@@ -33,20 +33,28 @@ int MPIX_Sendrecv_def(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.sr.send.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.sr.send.count), GRAPHS_TOFF(a.sr.send.dtype));
-    GRAPHS_VB_INT(vb, sendcount, GRAPHS_TOFF(a.sr.send.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, sendtype, GRAPHS_TOFF(a.sr.send.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_INT(vb, dest, GRAPHS_TOFF(a.sr.send.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
-    GRAPHS_VB_INT(vb, sendtag, GRAPHS_TOFF(a.sr.send.tag), GRAPHS_VR_TAG, 0);
-    GRAPHS_VB_PTR(vb, recvbuf, GRAPHS_TOFF(a.sr.recv.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.sr.recv.count), GRAPHS_TOFF(a.sr.recv.dtype));
-    GRAPHS_VB_INT(vb, recvcount, GRAPHS_TOFF(a.sr.recv.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, recvtype, GRAPHS_TOFF(a.sr.recv.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_INT(vb, source, GRAPHS_TOFF(a.sr.recv.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
-    GRAPHS_VB_INT(vb, recvtag, GRAPHS_TOFF(a.sr.recv.tag), GRAPHS_VR_TAG, 0);
-    GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.sr.recv.status), GRAPHS_VR_OUT, -1, -1);
-    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Sendrecv_def: too many arguments bound to graph variables");
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(sendbuf)
+                      | graphs_var_ptr_maybe(sendtype)
+                      | graphs_var_ptr_maybe(recvbuf)
+                      | graphs_var_ptr_maybe(recvtype)
+                      | graphs_var_ptr_maybe(status)
+                      | graphs_var_ptr_maybe(comm)
+                      | (0 > (sendcount | dest | sendtag | recvcount | source | recvtag)))) {
+        GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.sr.send.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.sr.send.count), GRAPHS_TOFF(a.sr.send.dtype));
+        GRAPHS_VB_INT(vb, sendcount, GRAPHS_TOFF(a.sr.send.count), GRAPHS_VR_COUNT, 0);
+        GRAPHS_VB_HANDLE(vb, sendtype, GRAPHS_TOFF(a.sr.send.dtype), 1, MPI_BYTE);
+        GRAPHS_VB_INT(vb, dest, GRAPHS_TOFF(a.sr.send.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
+        GRAPHS_VB_INT(vb, sendtag, GRAPHS_TOFF(a.sr.send.tag), GRAPHS_VR_TAG, 0);
+        GRAPHS_VB_PTR(vb, recvbuf, GRAPHS_TOFF(a.sr.recv.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.sr.recv.count), GRAPHS_TOFF(a.sr.recv.dtype));
+        GRAPHS_VB_INT(vb, recvcount, GRAPHS_TOFF(a.sr.recv.count), GRAPHS_VR_COUNT, 0);
+        GRAPHS_VB_HANDLE(vb, recvtype, GRAPHS_TOFF(a.sr.recv.dtype), 1, MPI_BYTE);
+        GRAPHS_VB_INT(vb, source, GRAPHS_TOFF(a.sr.recv.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
+        GRAPHS_VB_INT(vb, recvtag, GRAPHS_TOFF(a.sr.recv.tag), GRAPHS_VR_TAG, 0);
+        GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.sr.recv.status), GRAPHS_VR_OUT, -1, -1);
+        GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+        if (vb.overflow) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Sendrecv_def: too many arguments bound to graph variables");
+        }
     }
     const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
     (void) comm_var;
