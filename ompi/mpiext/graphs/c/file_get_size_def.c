@@ -27,19 +27,17 @@
 
 static const char FUNC_NAME[] = "MPIX_File_get_size_def";
 
-int MPIX_File_get_size_def(MPI_File fh, MPI_Offset *size, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_file_get_size_def_vars(MPI_File fh, MPI_Offset *size, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(fh)
-                      | graphs_var_ptr_maybe(size))) {
-        GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.file.fh), 3, MPI_FILE_NULL);
-        GRAPHS_VB_PTR(vb, size, GRAPHS_TOFF(a.file.size), GRAPHS_VR_OUT, -1, -1);
-        if (vb.overflow) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_get_size_def: too many arguments bound to graph variables");
-        }
+    GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.file.fh), 3, MPI_FILE_NULL);
+    GRAPHS_VB_PTR(vb, size, GRAPHS_TOFF(a.file.size), GRAPHS_VR_OUT, -1, -1);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_get_size_def: too many arguments bound to graph variables");
     }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -60,6 +58,36 @@ int MPIX_File_get_size_def(MPI_File fh, MPI_Offset *size, MPIX_Token *token)
     t->a.file.fh = fh;
     t->a.file.size = size;
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_File_get_size_def(MPI_File fh, MPI_Offset *size, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(fh)
+                      | graphs_var_ptr_maybe(size))) {
+        return graphs_file_get_size_def_vars(fh, size, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (MPI_FILE_NULL == fh) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (NULL == size || NULL == token) {
+        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_ARG, "MPIX_File_get_size_def: size or token is NULL");
+    }
+    t = graphs_token_new(GRAPHS_OP_FILE_GET_SIZE, NULL);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    t->a.file.fh = fh;
+    t->a.file.size = size;
     *token = t;
     return MPI_SUCCESS;
 }

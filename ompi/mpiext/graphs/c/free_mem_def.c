@@ -27,17 +27,16 @@
 
 static const char FUNC_NAME[] = "MPIX_Free_mem_def";
 
-int MPIX_Free_mem_def(void *base, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_free_mem_def_vars(void *base, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(base))) {
-        GRAPHS_VB_PTR(vb, base, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_BUF, -1, -1);
-        if (vb.overflow) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: too many arguments bound to graph variables");
-        }
+    GRAPHS_VB_PTR(vb, base, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_BUF, -1, -1);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: too many arguments bound to graph variables");
     }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -51,6 +50,28 @@ int MPIX_Free_mem_def(void *base, MPIX_Token *token)
     }
     t->a.mem.baseptr = base;
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_Free_mem_def(void *base, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(base))) {
+        return graphs_free_mem_def_vars(base, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (NULL == token) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: token is a NULL pointer");
+    }
+    t = graphs_token_new(GRAPHS_OP_FREE_MEM, NULL);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    t->a.mem.baseptr = base;
     *token = t;
     return MPI_SUCCESS;
 }

@@ -27,27 +27,22 @@
 
 static const char FUNC_NAME[] = "MPIX_Recv_def";
 
-int MPIX_Recv_def(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_recv_def_vars(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
-    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(buf)
-                      | graphs_var_ptr_maybe(datatype)
-                      | graphs_var_ptr_maybe(status)
-                      | graphs_var_ptr_maybe(comm)
-                      | (0 > (count | source | tag)))) {
-        GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.p2p.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.p2p.count), GRAPHS_TOFF(a.p2p.dtype));
-        GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.p2p.count), GRAPHS_VR_COUNT, 0);
-        GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.p2p.dtype), 1, MPI_BYTE);
-        GRAPHS_VB_INT(vb, source, GRAPHS_TOFF(a.p2p.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
-        GRAPHS_VB_INT(vb, tag, GRAPHS_TOFF(a.p2p.tag), GRAPHS_VR_TAG, 0);
-        GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.p2p.status), GRAPHS_VR_OUT, -1, -1);
-        GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-        if (vb.overflow) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Recv_def: too many arguments bound to graph variables");
-        }
+    GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.p2p.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.p2p.count), GRAPHS_TOFF(a.p2p.dtype));
+    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.p2p.count), GRAPHS_VR_COUNT, 0);
+    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.p2p.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_INT(vb, source, GRAPHS_TOFF(a.p2p.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
+    GRAPHS_VB_INT(vb, tag, GRAPHS_TOFF(a.p2p.tag), GRAPHS_VR_TAG, 0);
+    GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.p2p.status), GRAPHS_VR_OUT, -1, -1);
+    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Recv_def: too many arguments bound to graph variables");
     }
     const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
     (void) comm_var;
@@ -69,6 +64,38 @@ int MPIX_Recv_def(void *buf, int count, MPI_Datatype datatype, int source, int t
     }
     graphs_set_p2p(&t->a.p2p, buf, count, datatype, source, tag, status);
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_Recv_def(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(buf)
+                      | graphs_var_ptr_maybe(datatype)
+                      | graphs_var_ptr_maybe(status)
+                      | graphs_var_ptr_maybe(comm)
+                      | (0 > (count | source | tag)))) {
+        return graphs_recv_def_vars(buf, count, datatype, source, tag, comm, status, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        int rc = MPI_SUCCESS;
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        rc = graphs_check_p2p(comm, count, datatype, source, tag, true);
+        if (MPI_SUCCESS == rc && NULL == token) {
+            rc = MPI_ERR_ARG;
+        }
+        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(GRAPHS_OP_RECV, comm);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    graphs_set_p2p(&t->a.p2p, buf, count, datatype, source, tag, status);
     *token = t;
     return MPI_SUCCESS;
 }
