@@ -124,7 +124,8 @@ struct ompi_mpix_token_t {
     bool fast;                     /**< see graphs_token_fast */
     ompi_communicator_t *comm;     /**< retained; NULL for local operations */
     int nvb;                       /**< arguments bound to graph variables */
-    graphs_vbind_t vb[GRAPHS_TOKEN_VB];
+    /* the arguments before the variable bindings (read only at a graph's
+     * start): what a send reads is in the token's first two cache lines */
     union {
         struct graphs_gdef_t *gdef;  /**< GRAPHS_OP_GRAPH (retained) */
         graphs_p2p_args_t p2p;
@@ -170,6 +171,7 @@ struct ompi_mpix_token_t {
             ompi_status_public_t *status;
         } io;
     } a;
+    graphs_vbind_t vb[GRAPHS_TOKEN_VB];
 };
 typedef struct ompi_mpix_token_t ompi_mpix_token_t;
 OBJ_CLASS_DECLARATION(ompi_mpix_token_t);
