@@ -14,6 +14,7 @@
 # time (c/profile/Makefile.am).
 
 import os
+import re
 import sys
 
 HEADER = """/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
@@ -44,7 +45,7 @@ HEADER = """/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
 #endif
 
 static const char FUNC_NAME[] = "MPIX_{name}";
-
+{pre}
 int MPIX_{name}({params})
 {{
 {body}
@@ -642,16 +643,37 @@ VB = {
     "File_write_at_all_c_def": IO_VB(True, True),
 }
 
-def vb_wrap(name, body):
+def vb_wrap(name, params, body):
+    """(text before the function, the function's body)"""
     if name not in VB:
-        return body
+        return "", body
     # only the count and the flag: the entries are written as they are used
     pro = "    graphs_vb_t vb;\n"
     # after the declarations (the first blank line)
     head, sep, rest = body.partition("\n\n")
     if not sep:
         head, rest = "", body
+    plain_head, plain_rest = head, rest
     code = "    GRAPHS_VB_START(vb);\n"
+    # one cheap test first: every MPIX_VAR* encoding is a pointer into the
+    # sentinel rows or a negative number, so a call whose arguments are none
+    # of these takes the plain path, without the per-argument decoding (a
+    # _def is on the per-message path of streams)
+    ptrs, ints, i64s = [], [], []
+    for l in VB[name]:
+        arg = l.split("(", 1)[1].split(",")[1].strip()
+        if l.startswith("GRAPHS_VB_INT("):
+            ints.append(arg)
+        elif l.startswith("GRAPHS_VB_I64("):
+            i64s.append("(int64_t) (%s)" % arg)
+        else:
+            ptrs.append("graphs_var_ptr_maybe(%s)" % arg)
+    terms = ptrs[:]
+    if ints:
+        terms.append("(0 > (%s))" % " | ".join(ints))
+    if i64s:
+        terms.append("(0 > (%s))" % " | ".join(i64s))
+    maybe = "\n                      | ".join(terms)
     code += "".join("    " + l + "\n" for l in VB[name])
     code += """    if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_%s: too many arguments bound to graph variables");
@@ -668,7 +690,27 @@ def vb_wrap(name, body):
                     .replace("NULL, root, true)", "NULL, comm_var ? 0 : root, true)")
                     .replace("op, root, true)", "op, comm_var ? 0 : root, true)"))
     body = (head + "\n" if head else "") + pro + "\n" + code + rest
-    return body.replace("    *token = t;\n", "    graphs_vb_commit(t, &vb);\n    *token = t;\n")
+    body = body.replace("    *token = t;\n", "    graphs_vb_commit(t, &vb);\n    *token = t;\n")
+    helper = "graphs_%s_vars" % name.lower()
+    args = ", ".join(p.strip().split()[-1].lstrip("*") for p in params.split(","))
+    pre = """
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int %s(%s)
+{
+%s
+}
+""" % (helper, params, body)
+    plain = """    if (OPAL_UNLIKELY(%s)) {
+        return %s(%s);
+    }
+""" % (maybe, helper, args)
+    # no argument names a variable on the plain path
+    plain_rest = plain_rest.replace(" && 0 == vb.n", "")
+    plain_rest = re.sub(r"    if \(0 == vb\.n\) \{\n((?:        .*\n)+?)    \}\n",
+                        lambda m: re.sub(r"(?m)^    ", "", m.group(1)), plain_rest)
+    assert not re.search(r"\bvb\b", plain_rest)
+    plain_body = (plain_head + "\n\n" + plain + plain_rest) if plain_head else (plain + plain_rest)
+    return pre, plain_body
 
 # ---- graphs (spec 1.4, 1.5): the bindings check handles and IDs; the
 # builder and MPIX_Graph_def are in graphs_graph.c
@@ -1017,7 +1059,9 @@ def fname(name):
 def main():
     outdir = os.path.join("ompi", "mpiext", "graphs", "c")
     for name, params, body in ROWS:
-        text = HEADER.format(name=name, params=params, body=vb_wrap(name, body).replace("{name}", name))
+        pre, body = vb_wrap(name, params, body)
+        text = HEADER.format(name=name, params=params, pre=pre.replace("{name}", name),
+                             body=body.replace("{name}", name))
         with open(os.path.join(outdir, fname(name)), "w") as f:
             f.write(text)
     # the Makefile.am lists (c/ and c/profile/) name these files

@@ -32,6 +32,10 @@ static volatile int exec_active_count = 0;
 static opal_mutex_t exec_active_lock = OPAL_MUTEX_STATIC_INIT;
 static bool exec_registered = false;
 
+/* node flags that need a check before the node starts */
+#define EXEC_SPECIAL_FLAGS \
+    (OMPI_QUEUE_EXEC_BLOCKING | OMPI_QUEUE_EXEC_COLL | OMPI_QUEUE_EXEC_COLL_ITEM)
+
 /* completed executions are handed to their owner after the locks are released */
 #define EXEC_DONE_BATCH 16
 
@@ -329,34 +333,40 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
                     exec_node_done(exec, i, rc);
                     progress++;
                 }
-            } else if (OMPI_QUEUE_EXEC_WAITING == node->state && 0 != node->deps_left) {
-                if (0 == exec->unchained) {
-                    /* a pure chain: the rest waits on this node */
-                    break;
-                }
             } else if (OMPI_QUEUE_EXEC_WAITING == node->state) {
                 int nreqs = 0, rc;
-                if (MPI_SUCCESS != exec->error || exec->paused) {
-                    continue;
-                }
-                if (0 <= node->coll_seq && node->coll_seq != exec->coll_next) {
-                    /* a collective with a lower rank has not started */
-                    held_back = true;
-                    continue;
-                }
-                if ((node->flags & OMPI_QUEUE_EXEC_BLOCKING) && !may_block) {
-                    if (exec_start_worker(node)) {
-                        node->state = OMPI_QUEUE_EXEC_RUNNING;
-                        exec->running++;
-                        progress++;
-                        if (node->flags & OMPI_QUEUE_EXEC_COLL) {
-                            exec->coll_next++;
-                        }
+                if (0 != node->deps_left) {
+                    if (0 == exec->unchained) {
+                        /* a pure chain: the rest waits on this node */
+                        break;
                     }
                     continue;
                 }
-                if (node->flags & OMPI_QUEUE_EXEC_COLL) {
-                    exec->coll_next++;
+                if (MPI_SUCCESS != exec->error || exec->paused) {
+                    continue;
+                }
+                /* collective and blocking-only nodes have rules of their own
+                 * (only they have a collective rank: coll_seq) */
+                if (OPAL_UNLIKELY(node->flags & EXEC_SPECIAL_FLAGS)) {
+                    if (0 <= node->coll_seq && node->coll_seq != exec->coll_next) {
+                        /* a collective with a lower rank has not started */
+                        held_back = true;
+                        continue;
+                    }
+                    if ((node->flags & OMPI_QUEUE_EXEC_BLOCKING) && !may_block) {
+                        if (exec_start_worker(node)) {
+                            node->state = OMPI_QUEUE_EXEC_RUNNING;
+                            exec->running++;
+                            progress++;
+                            if (node->flags & OMPI_QUEUE_EXEC_COLL) {
+                                exec->coll_next++;
+                            }
+                        }
+                        continue;
+                    }
+                    if (node->flags & OMPI_QUEUE_EXEC_COLL) {
+                        exec->coll_next++;
+                    }
                 }
                 {
                     /* start may append nodes (a goto): the array may move */

@@ -27,7 +27,8 @@
 
 static const char FUNC_NAME[] = "MPIX_Alloc_mem_def";
 
-int MPIX_Alloc_mem_def(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_alloc_mem_def_vars(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
@@ -64,6 +65,43 @@ int MPIX_Alloc_mem_def(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *
         t->a.mem.info = &info->super;
     }
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_Alloc_mem_def(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(baseptr)
+                      | (0 > ((int64_t) (size))))) {
+        return graphs_alloc_mem_def_vars(size, info, baseptr, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (0 > size) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: size is negative");
+    }
+    if (NULL == baseptr) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: baseptr is NULL");
+    }
+    if (NULL == info || ompi_info_is_freed(info)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: info is not a valid info object");
+    }
+    if (NULL == token) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: token is a NULL pointer");
+    }
+    t = graphs_token_new(GRAPHS_OP_ALLOC_MEM, NULL);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    t->a.mem.size = size;
+    t->a.mem.baseptr = baseptr;
+    if (MPI_INFO_NULL != info) {
+        OBJ_RETAIN(info);
+        t->a.mem.info = &info->super;
+    }
     *token = t;
     return MPI_SUCCESS;
 }

@@ -27,7 +27,8 @@
 
 static const char FUNC_NAME[] = "MPIX_Barrier_def";
 
-int MPIX_Barrier_def(MPI_Comm comm, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_barrier_def_vars(MPI_Comm comm, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
@@ -55,6 +56,32 @@ int MPIX_Barrier_def(MPI_Comm comm, MPIX_Token *token)
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_Barrier_def(MPI_Comm comm, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(comm))) {
+        return graphs_barrier_def_vars(comm, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        int rc = MPI_SUCCESS;
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        if (MPI_SUCCESS == rc && NULL == token) {
+            rc = MPI_ERR_ARG;
+        }
+        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(GRAPHS_OP_BARRIER, comm);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
     *token = t;
     return MPI_SUCCESS;
 }

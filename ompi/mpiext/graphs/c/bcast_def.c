@@ -27,7 +27,8 @@
 
 static const char FUNC_NAME[] = "MPIX_Bcast_def";
 
-int MPIX_Bcast_def(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_bcast_def_vars(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
@@ -61,6 +62,37 @@ int MPIX_Bcast_def(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     }
     graphs_set_coll(t, NULL, buffer, count, datatype, NULL, root);
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_Bcast_def(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(buffer)
+                      | graphs_var_ptr_maybe(datatype)
+                      | graphs_var_ptr_maybe(comm)
+                      | (0 > (count | root)))) {
+        return graphs_bcast_def_vars(buffer, count, datatype, root, comm, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        int rc = MPI_SUCCESS;
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        rc = graphs_check_coll(comm, count, datatype, NULL, root, true);
+        if (MPI_SUCCESS == rc && NULL == token) {
+            rc = MPI_ERR_ARG;
+        }
+        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(GRAPHS_OP_BCAST, comm);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    graphs_set_coll(t, NULL, buffer, count, datatype, NULL, root);
     *token = t;
     return MPI_SUCCESS;
 }

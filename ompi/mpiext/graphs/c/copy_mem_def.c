@@ -27,7 +27,8 @@
 
 static const char FUNC_NAME[] = "MPIX_Copy_mem_def";
 
-int MPIX_Copy_mem_def(void *dst, const void *src, MPI_Aint size, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_copy_mem_def_vars(void *dst, const void *src, MPI_Aint size, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
@@ -59,6 +60,36 @@ int MPIX_Copy_mem_def(void *dst, const void *src, MPI_Aint size, MPIX_Token *tok
     t->a.copy.src = src;
     t->a.copy.size = size;
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_Copy_mem_def(void *dst, const void *src, MPI_Aint size, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(dst)
+                      | graphs_var_ptr_maybe(src)
+                      | (0 > ((int64_t) (size))))) {
+        return graphs_copy_mem_def_vars(dst, src, size, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    const char *msg = graphs_check_copy(dst, src, size);
+    if (NULL != msg) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, msg);
+    }
+    if (NULL == token) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Copy_mem_def: token is a NULL pointer");
+    }
+    t = graphs_token_new(GRAPHS_OP_COPY_MEM, NULL);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    t->a.copy.dst = dst;
+    t->a.copy.src = src;
+    t->a.copy.size = size;
     *token = t;
     return MPI_SUCCESS;
 }

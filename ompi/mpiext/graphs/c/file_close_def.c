@@ -27,7 +27,8 @@
 
 static const char FUNC_NAME[] = "MPIX_File_close_def";
 
-int MPIX_File_close_def(MPI_File *fh, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_file_close_def_vars(MPI_File *fh, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
@@ -50,6 +51,29 @@ int MPIX_File_close_def(MPI_File *fh, MPIX_Token *token)
     /* captured by address: the handle in *fh when the token runs is closed */
     t->a.file.fhp = fh;
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_File_close_def(MPI_File *fh, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(fh))) {
+        return graphs_file_close_def_vars(fh, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (NULL == fh || NULL == token) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_close_def: fh or token is NULL");
+    }
+    t = graphs_token_new(GRAPHS_OP_FILE_CLOSE, NULL);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    /* captured by address: the handle in *fh when the token runs is closed */
+    t->a.file.fhp = fh;
     *token = t;
     return MPI_SUCCESS;
 }

@@ -27,7 +27,8 @@
 
 static const char FUNC_NAME[] = "MPIX_File_read_at_def";
 
-int MPIX_File_read_at_def(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_file_read_at_def_vars(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     ompi_datatype_t *type;
@@ -74,6 +75,53 @@ int MPIX_File_read_at_def(MPI_File fh, MPI_Offset offset, void *buf, int count, 
     }
     graphs_set_io(t, fh, offset, (void *) buf, type, icount, status);
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_File_read_at_def(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+    ompi_datatype_t *type;
+    int icount = 0, rc = MPI_SUCCESS;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(fh)
+                      | graphs_var_ptr_maybe(buf)
+                      | graphs_var_ptr_maybe(datatype)
+                      | graphs_var_ptr_maybe(status)
+                      | (0 > (count))
+                      | (0 > ((int64_t) (offset))))) {
+        return graphs_file_read_at_def_vars(fh, offset, buf, count, datatype, status, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (MPI_FILE_NULL == fh) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (count < 0) {
+        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_COUNT, "MPIX_File_read_at_def: count is negative");
+    }
+    if (NULL == token) {
+        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_ARG, "MPIX_File_read_at_def: token is NULL");
+    }
+    OMPI_CHECK_DATATYPE_FOR_RECV(rc, datatype, 0 == count ? 0 : 1);
+    if (MPI_SUCCESS != rc) {
+        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
+    }
+    rc = graphs_count_type(count, datatype, &type, &icount);
+    if (MPI_SUCCESS != rc) {
+        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(GRAPHS_OP_FILE_READ_AT, NULL);
+    if (NULL == t) {
+        OBJ_RELEASE(type);
+        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    graphs_set_io(t, fh, offset, (void *) buf, type, icount, status);
     *token = t;
     return MPI_SUCCESS;
 }

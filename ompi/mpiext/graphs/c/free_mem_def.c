@@ -27,7 +27,8 @@
 
 static const char FUNC_NAME[] = "MPIX_Free_mem_def";
 
-int MPIX_Free_mem_def(void *base, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_free_mem_def_vars(void *base, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
@@ -49,6 +50,28 @@ int MPIX_Free_mem_def(void *base, MPIX_Token *token)
     }
     t->a.mem.baseptr = base;
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_Free_mem_def(void *base, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(base))) {
+        return graphs_free_mem_def_vars(base, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (NULL == token) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: token is a NULL pointer");
+    }
+    t = graphs_token_new(GRAPHS_OP_FREE_MEM, NULL);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    t->a.mem.baseptr = base;
     *token = t;
     return MPI_SUCCESS;
 }

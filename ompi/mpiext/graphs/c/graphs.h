@@ -21,6 +21,8 @@
 
 #include "ompi_config.h"
 
+#include <string.h>
+
 #include "mpi.h"
 #include "opal/class/opal_object.h"
 #include "opal/util/info.h"
@@ -126,7 +128,8 @@ struct ompi_mpix_token_t {
                                         count above INT_MAX (released with the copy) */
     ompi_communicator_t *comm;     /**< retained; NULL for local operations */
     int nvb;                       /**< arguments bound to graph variables */
-    graphs_vbind_t vb[GRAPHS_TOKEN_VB];
+    /* the arguments before the variable bindings (read only at a graph's
+     * start): what a send reads is in the token's first two cache lines */
     union {
         struct graphs_gdef_t *gdef;  /**< GRAPHS_OP_GRAPH (retained) */
         graphs_p2p_args_t p2p;
@@ -172,6 +175,7 @@ struct ompi_mpix_token_t {
             ompi_status_public_t *status;
         } io;
     } a;
+    graphs_vbind_t vb[GRAPHS_TOKEN_VB];
 };
 typedef struct ompi_mpix_token_t ompi_mpix_token_t;
 OBJ_CLASS_DECLARATION(ompi_mpix_token_t);
@@ -183,20 +187,6 @@ static inline bool graphs_token_invalid(const ompi_mpix_token_t *token)
 {
     return NULL == token || GRAPHS_TOKEN_MAGIC != token->magic;
 }
-
-/** New token of a kind (args filled by the caller); NULL when out of memory. */
-ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm);
-
-/** Drop a reference to a token (the last one keeps it for reuse, see
- * graphs_token.c). */
-void graphs_token_release(ompi_mpix_token_t *token);
-
-/** The program gives up its token handle (MPIX_Token_free, a consuming
- * enqueue): mark it dead and drop the program's reference. */
-void graphs_token_retire(ompi_mpix_token_t *token);
-
-/** Release the tokens kept for reuse (finalization). */
-void graphs_token_cache_flush(void);
 
 /** Retain a datatype for a token (dropped by graphs_drop_type).  Predefined
  * datatypes live until finalization and are not counted, as in the PMLs. */
@@ -230,6 +220,120 @@ static inline void graphs_drop_comm(ompi_communicator_t *comm)
         OBJ_RELEASE(comm);
     }
 }
+
+/** Blocking-only kinds (File_open, File_close): never started by a
+ * progress callback (OMPI_QUEUE_EXEC_BLOCKING). */
+static inline bool graphs_kind_blocking(int kind)
+{
+    return GRAPHS_OP_FILE_OPEN == kind || GRAPHS_OP_FILE_CLOSE == kind;
+}
+
+/*
+ * Tokens whose handle the program gave up and whose last reference went wait
+ * in a ring, oldest first, before their memory is reused.  A new token takes
+ * the oldest only while more than GRAPHS_TOKEN_REUSE_DISTANCE wait, so that a
+ * stale handle reads the cleared marker for at least that many later tokens;
+ * a full ring frees its oldest.  One ring does both jobs: a stream fed with a
+ * new token per message neither allocates nor frees.  Its fast paths are
+ * inline: a token is made and recycled per message.
+ */
+#define GRAPHS_TOKEN_RING 512
+#define GRAPHS_TOKEN_REUSE_DISTANCE 256
+
+typedef struct {
+    unsigned head, count;
+    opal_mutex_t lock;
+    ompi_mpix_token_t *slot[GRAPHS_TOKEN_RING];
+} graphs_token_ring_t;
+
+extern graphs_token_ring_t graphs_token_ring;
+
+/** graphs_token_new when the ring has no token to give: a new object. */
+ompi_mpix_token_t *graphs_token_alloc(int kind, ompi_communicator_t *comm);
+
+/** Drop a reference to a token (the last one keeps it for reuse in the ring). */
+void graphs_token_release(ompi_mpix_token_t *token);
+
+/** Free a token that the ring let go (out of line: rare). */
+void graphs_token_drop(ompi_mpix_token_t *token);
+
+/** New token of a kind (args filled by the caller); NULL when out of memory. */
+static inline ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
+{
+    graphs_token_ring_t *r = &graphs_token_ring;
+    ompi_mpix_token_t *token = NULL;
+
+    if (GRAPHS_TOKEN_REUSE_DISTANCE < r->count) {
+        OPAL_THREAD_LOCK(&r->lock);
+        if (GRAPHS_TOKEN_REUSE_DISTANCE < r->count) {
+            token = r->slot[r->head];
+            r->head = (r->head + 1) % GRAPHS_TOKEN_RING;
+            r->count--;
+        }
+        OPAL_THREAD_UNLOCK(&r->lock);
+    }
+    if (OPAL_UNLIKELY(NULL == token)) {
+        return graphs_token_alloc(kind, comm);
+    }
+    /* a token in the ring is cleared (no kind, no communicator) */
+    token->magic = GRAPHS_TOKEN_MAGIC;
+    token->nvb = 0;
+    if (GRAPHS_OP_SEND != kind && GRAPHS_OP_RECV != kind) {
+        /* graphs_set_p2p fills every field of a point-to-point token */
+        memset(&token->a, 0, sizeof(token->a));
+    }
+    token->kind = kind;
+    token->fast = GRAPHS_OP_GRAPH != kind && !graphs_kind_blocking(kind);
+    if (NULL != comm) {
+        graphs_keep_comm(comm);
+        token->comm = comm;
+    }
+    return token;
+}
+
+/** Put a cleared token (last reference gone) into the ring. */
+static inline void graphs_token_ring_put(ompi_mpix_token_t *token)
+{
+    graphs_token_ring_t *r = &graphs_token_ring;
+    ompi_mpix_token_t *evicted = NULL;
+
+    OPAL_THREAD_LOCK(&r->lock);
+    if (OPAL_UNLIKELY(GRAPHS_TOKEN_RING == r->count)) {
+        evicted = r->slot[r->head];
+        r->head = (r->head + 1) % GRAPHS_TOKEN_RING;
+        r->count--;
+    }
+    r->slot[(r->head + r->count) % GRAPHS_TOKEN_RING] = token;
+    r->count++;
+    OPAL_THREAD_UNLOCK(&r->lock);
+    if (OPAL_UNLIKELY(NULL != evicted)) {
+        graphs_token_drop(evicted);
+    }
+}
+
+/** graphs_token_release of a send or receive token whose handle is dead. */
+static inline void graphs_token_release_p2p(ompi_mpix_token_t *token)
+{
+    if (OPAL_UNLIKELY(1 != token->super.obj_reference_count || NULL == token->comm)) {
+        graphs_token_release(token);
+        return;
+    }
+    /* the last reference is this caller's: what graphs_token_release's
+     * clearing does for this kind */
+    graphs_drop_type(token->a.p2p.dtype);
+    graphs_drop_comm(token->comm);
+    token->comm = NULL;
+    token->kind = GRAPHS_OP_MAX;
+    token->magic = GRAPHS_DEAD_MAGIC;
+    graphs_token_ring_put(token);
+}
+
+/** The program gives up its token handle (MPIX_Token_free, a consuming
+ * enqueue): mark it dead and drop the program's reference. */
+void graphs_token_retire(ompi_mpix_token_t *token);
+
+/** Release the tokens kept for reuse (finalization). */
+void graphs_token_cache_flush(void);
 
 /** The program gives up its stream handle: mark it dead and keep the memory a while. */
 void graphs_retire(opal_object_t *obj, volatile uint32_t *magic);
@@ -614,9 +718,47 @@ static inline bool graphs_stream_failed(const ompi_mpix_stream_t *stream)
 
 int graphs_stream_create(int loc_type, struct ompi_instance_t *session, graphs_cuda_stream_t *cuda,
                          ompi_mpix_stream_t **out);
-/** Append a token; *consumed: the stream took it and the program's handle
- * is dead (set on success, and on a later failure to keep progress on it). */
-int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, bool *consumed);
+/** graphs_stream_enqueue for any token and stream state. */
+int graphs_stream_enqueue_any(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, bool *consumed);
+
+/** Lock held, released here: a token started on the idle stream whose
+ * requests still run becomes its running node. */
+int graphs_stream_track(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, ompi_request_t **reqs,
+                        int nreqs);
+
+/**
+ * Append a token; *consumed: the stream took it and the program's handle
+ * is dead (set on success, and on a later failure to keep progress on it).
+ * A send on an idle stream, one per message in the commonest use, is
+ * started and, done at once, recycled here.
+ */
+static inline int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token,
+                                        bool *consumed)
+{
+    if (GRAPHS_OP_SEND == token->kind && NULL == stream->cuda) {
+        ompi_queue_exec_t *exec = &stream->exec;
+        OPAL_THREAD_LOCK(&exec->lock);
+        if (ompi_queue_exec_idle(exec)) {
+            ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+            int nreqs, rc;
+
+            /* the program's reference goes with the token (the handle is
+             * consumed): it needs no reference of its own */
+            token->magic = GRAPHS_DEAD_MAGIC;
+            *consumed = true;
+            if (!graphs_token_try_now(token, reqs, &nreqs, &rc)) {
+                return graphs_stream_track(stream, token, reqs, nreqs);
+            }
+            /* a failure fails the stream, reported by its next call */
+            ompi_queue_exec_retire_now(exec, rc);
+            OPAL_THREAD_UNLOCK(&exec->lock);
+            graphs_token_release_p2p(token);
+            return MPI_SUCCESS;
+        }
+        OPAL_THREAD_UNLOCK(&exec->lock);
+    }
+    return graphs_stream_enqueue_any(stream, token, consumed);
+}
 int graphs_stream_set_paused(ompi_mpix_stream_t *stream, bool paused);
 int graphs_stream_sync(ompi_mpix_stream_t *stream);
 int graphs_stream_isync(ompi_mpix_stream_t *stream, ompi_request_t **request);

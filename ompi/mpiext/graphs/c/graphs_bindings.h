@@ -256,6 +256,12 @@ static inline int graphs_var_ptr_id(const void *p, int *enc)
     return (int) (d % MPIX_GRAPH_VAR_MAX);
 }
 
+/** Whether p may be a pointer-form encoding (a cheap first test). */
+static inline int graphs_var_ptr_maybe(const void *p)
+{
+    return (uintptr_t) p - (uintptr_t) ompi_mpix_var_sentinel[0] < 2 * MPIX_GRAPH_VAR_MAX;
+}
+
 static inline int graphs_var_int_id(int v)
 {
     /* MPIX_VAR_INT(id) = base - id, id in [0, MPIX_GRAPH_VAR_MAX) */

@@ -31,8 +31,16 @@ static opal_atomic_int32_t graphs_deferred_releases = 0;
 
 void graphs_location_flush(void);
 
+static int graphs_cuda_ndeferred;
+
 int graphs_location_acquire(int loc_type, void *loc_info, const char **msg)
 {
+    if (MPIX_LOC_INPLACE == loc_type && 0 == graphs_cuda_ndeferred
+        && 0 == graphs_deferred_releases) {
+        /* the commonest location, nothing deferred to release (an
+         * MPIX_Iexecute per message comes here) */
+        return MPI_SUCCESS;
+    }
     graphs_location_flush();
     switch (loc_type) {
     case MPIX_LOC_INPLACE:

@@ -185,6 +185,7 @@ typedef struct graphs_vcache_t {
 typedef struct graphs_run_t {
     graphs_inst_t *inst;            /**< retained */
     int idx;                        /**< node index in inst->def */
+    graphs_dnode_t *dn;             /**< that node (started again at each iteration of a loop) */
     struct graphs_block_t *block;
     ompi_mpix_token_t *tcopy;       /**< the token with its variables resolved, or NULL */
     struct graphs_child_t *child;   /**< a running sub-execution, or NULL */
@@ -210,7 +211,19 @@ typedef struct graphs_child_t {
     bool cancelled;
 } graphs_child_t;
 
-static const ompi_queue_exec_op_ops_t graphs_run_ops;
+static const ompi_queue_exec_op_ops_t graphs_run_ops, graphs_run_leaf_ops;
+
+/* the executor functions of a node: a node that may hold a sub-execution
+ * (if/else, while, a graph token) is advanced and cancelled through it; the
+ * others have no progress function to be called at every poll */
+static inline const ompi_queue_exec_op_ops_t *run_ops(const graphs_dnode_t *dn)
+{
+    if (GRAPHS_GN_IF == dn->type || GRAPHS_GN_WHILE == dn->type
+        || (GRAPHS_GN_TOKEN == dn->type && GRAPHS_OP_GRAPH == dn->token->kind)) {
+        return &graphs_run_ops;
+    }
+    return &graphs_run_leaf_ops;
+}
 static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst);
 
 static void child_destroy(graphs_child_t *c)
@@ -391,6 +404,7 @@ static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
         r->inst = inst;
         OBJ_RETAIN(inst);
         r->idx = i;
+        r->dn = &d->nodes[i];
         r->block = block;
         r->tcopy = NULL;
         r->child = NULL;
@@ -404,7 +418,7 @@ static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
             }
         }
         if (MPI_SUCCESS == rc
-            && 0 > ompi_queue_exec_add(exec, &graphs_run_ops, r, dn->flags, nd, dp, false)) {
+            && 0 > ompi_queue_exec_add(exec, run_ops(dn), r, dn->flags, nd, dp, false)) {
             rc = MPI_ERR_NO_MEM;
         }
         if (dp != deps) {
@@ -465,42 +479,56 @@ static void run_drop_copy(graphs_run_t *run)
     run->tcopy = NULL;
 }
 
-static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
+/* the start of a token node */
+static __opal_attribute_noinline__ int run_start_token(graphs_run_t *run, ompi_mpix_token_t *t,
+                                                       ompi_request_t **reqs, int *nreqs)
 {
-    graphs_run_t *run = (graphs_run_t *) op;
-    graphs_inst_t *inst = run->inst;
-    graphs_dnode_t *dn = &inst->def->nodes[run->idx];
     int rc = MPI_SUCCESS;
 
-    *nreqs = 0;
-    switch (dn->type) {
-    case GRAPHS_GN_TOKEN: {
-        ompi_mpix_token_t *t = dn->token;
-        if (GRAPHS_OP_CALLBACK == t->kind) {
-            /* the callback gets the running instance (spec 1.2.2) */
-            return t->a.cb.fn((MPIX_Graph) inst, t->a.cb.extra_state);
-        }
-        if (GRAPHS_OP_GRAPH == t->kind) {
-            return child_start(run, t->a.gdef, -1, reqs, nreqs);
-        }
-        if (0 < t->nvb) {
-            run->tcopy = malloc(sizeof(*t));
-            if (NULL == run->tcopy) {
-                return MPI_ERR_NO_MEM;
-            }
-            rc = graphs_token_resolve(t, inst, run->tcopy);
-            if (MPI_SUCCESS != rc) {
-                run_drop_copy(run);
-                return rc;
-            }
-            t = run->tcopy;
-        }
-        rc = graphs_token_start_kind(t, reqs, nreqs);
-        if (MPI_SUCCESS != rc || 0 == *nreqs) {
-            run_drop_copy(run);
-        }
-        return rc;
+    if (GRAPHS_OP_CALLBACK == t->kind) {
+        /* the callback gets the running instance (spec 1.2.2) */
+        return t->a.cb.fn((MPIX_Graph) run->inst, t->a.cb.extra_state);
     }
+    if (GRAPHS_OP_GRAPH == t->kind) {
+        return child_start(run, t->a.gdef, -1, reqs, nreqs);
+    }
+    if (0 == t->nvb && graphs_token_fast(t)) {
+        /* an operation done in the call (a small send) is finished here,
+         * so that the executor neither polls it nor goes through run_finish
+         * and the op table */
+        if (graphs_token_try_now(t, reqs, nreqs, &rc)) {
+            *nreqs = 0;
+            return rc;
+        }
+        return MPI_SUCCESS;
+    }
+    if (0 < t->nvb) {
+        run->tcopy = malloc(sizeof(*t));
+        if (NULL == run->tcopy) {
+            return MPI_ERR_NO_MEM;
+        }
+        rc = graphs_token_resolve(t, run->inst, run->tcopy);
+        if (MPI_SUCCESS != rc) {
+            run_drop_copy(run);
+            return rc;
+        }
+        t = run->tcopy;
+    }
+    rc = graphs_token_start_kind(t, reqs, nreqs);
+    if (MPI_SUCCESS != rc || 0 == *nreqs) {
+        run_drop_copy(run);
+    }
+    return rc;
+}
+
+/* the start of the other nodes */
+static __opal_attribute_noinline__ int run_start_other(graphs_run_t *run, graphs_dnode_t *dn,
+                                                       ompi_request_t **reqs, int *nreqs)
+{
+    graphs_inst_t *inst = run->inst;
+    int rc = MPI_SUCCESS;
+
+    switch (dn->type) {
     case GRAPHS_GN_JOIN:
     case GRAPHS_GN_NOP:
         return MPI_SUCCESS;
@@ -540,6 +568,20 @@ static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
     }
 }
 
+/* a small dispatcher, so that the commonest node (a token) pays for no
+ * other node's registers */
+static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
+{
+    graphs_run_t *run = (graphs_run_t *) op;
+    graphs_dnode_t *dn = run->dn;
+
+    *nreqs = 0;
+    if (OPAL_LIKELY(GRAPHS_GN_TOKEN == dn->type)) {
+        return run_start_token(run, dn->token, reqs, nreqs);
+    }
+    return run_start_other(run, dn, reqs, nreqs);
+}
+
 static int run_finish(void *op, ompi_request_t **reqs, int nreqs)
 {
     graphs_run_t *run = (graphs_run_t *) op;
@@ -552,7 +594,7 @@ static int run_finish(void *op, ompi_request_t **reqs, int nreqs)
         return rc;
     }
     rc = graphs_token_finish_kind(NULL != run->tcopy ? run->tcopy
-                                                     : run->inst->def->nodes[run->idx].token,
+                                                     : run->dn->token,
                                   reqs, nreqs);
     run_drop_copy(run);
     return rc;
@@ -611,6 +653,14 @@ static const ompi_queue_exec_op_ops_t graphs_run_ops = {
     .cancel = run_cancel,
 };
 
+static const ompi_queue_exec_op_ops_t graphs_run_leaf_ops = {
+    .start = run_start,
+    .finish = run_finish,
+    .release = run_release,
+    .progress = NULL,
+    .cancel = NULL,
+};
+
 /* load def's nodes into exec as an activation with its variables in inst
  * (each node holds a reference to inst) */
 static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst)
@@ -647,6 +697,7 @@ static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_in
 
         r->inst = inst;
         r->idx = i;
+        r->dn = dn;
         r->block = block;
         r->tcopy = NULL;
         r->child = NULL;
@@ -657,7 +708,7 @@ static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_in
             for (int q = 0; q < dn->ndeps; ++q) {
                 dp[q] = pos[dn->deps[q]];
             }
-            idx = ompi_queue_exec_add(exec, &graphs_run_ops, r, dn->flags, dn->ndeps, dp, false);
+            idx = ompi_queue_exec_add(exec, run_ops(dn), r, dn->flags, dn->ndeps, dp, false);
             if (dp != deps) {
                 free(dp);
             }
@@ -701,7 +752,8 @@ int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t 
 int graphs_exec_reload(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
 {
     if (GRAPHS_OP_GRAPH == token->kind && !exec->open && 0 < exec->nnodes
-        && exec->nnodes == token->a.gdef->nnodes && &graphs_run_ops == exec->nodes[0].ops) {
+        && exec->nnodes == token->a.gdef->nnodes
+        && (&graphs_run_ops == exec->nodes[0].ops || &graphs_run_leaf_ops == exec->nodes[0].ops)) {
         graphs_inst_t *inst = ((graphs_run_t *) exec->nodes[0].op)->inst;
         if (inst->def == token->a.gdef && NULL == inst->parent && ompi_queue_exec_rewind(exec)) {
             inst_rearm(inst);
@@ -746,6 +798,7 @@ int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
     block->left = 1;
     block->runs[0].inst = inst;
     block->runs[0].idx = 0;
+    block->runs[0].dn = &d->nodes[0];
     block->runs[0].block = block;
     block->runs[0].tcopy = NULL;
     block->runs[0].child = NULL;

@@ -107,7 +107,20 @@ int graphs_stream_create(int loc_type, struct ompi_instance_t *session, graphs_c
     return MPI_SUCCESS;
 }
 
-int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, bool *consumed)
+int graphs_stream_track(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, ompi_request_t **reqs,
+                        int nreqs)
+{
+    int ret = MPI_SUCCESS;
+
+    if (0 == ompi_queue_exec_track(&stream->exec, &graphs_token_exec_ops, token, reqs, nreqs)
+        && OMPI_SUCCESS != stream_kick(stream)) {
+        ret = MPI_ERR_NO_MEM;
+    }
+    OPAL_THREAD_UNLOCK(&stream->exec.lock);
+    return ret;
+}
+
+int graphs_stream_enqueue_any(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, bool *consumed)
 {
     int ret;
 
@@ -140,15 +153,12 @@ int graphs_stream_enqueue(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, 
         token->magic = GRAPHS_DEAD_MAGIC;
         *consumed = true;
         ret = MPI_SUCCESS;
-        if (graphs_token_try_now(token, reqs, &nreqs, &rc)) {
-            /* a failure fails the stream, reported by its next call */
-            ompi_queue_exec_retire_now(&stream->exec, rc);
-            graphs_token_release(token);
-        } else if (0 == ompi_queue_exec_track(&stream->exec, &graphs_token_exec_ops, token, reqs,
-                                              nreqs)
-                   && OMPI_SUCCESS != stream_kick(stream)) {
-            ret = MPI_ERR_NO_MEM;
+        if (!graphs_token_try_now(token, reqs, &nreqs, &rc)) {
+            return graphs_stream_track(stream, token, reqs, nreqs);
         }
+        /* a failure fails the stream, reported by its next call */
+        ompi_queue_exec_retire_now(&stream->exec, rc);
+        graphs_token_release(token);
         OPAL_THREAD_UNLOCK(&stream->exec.lock);
         return ret;
     }

@@ -90,8 +90,6 @@ static inline void token_clear(ompi_mpix_token_t *token)
     token->kind = GRAPHS_OP_MAX;
 }
 
-static bool token_kind_fast(int kind);
-
 static void token_destruct(ompi_mpix_token_t *token)
 {
     token_clear(token);
@@ -100,25 +98,16 @@ static void token_destruct(ompi_mpix_token_t *token)
 
 OBJ_CLASS_INSTANCE(ompi_mpix_token_t, opal_object_t, token_construct, token_destruct);
 
-/*
- * Tokens whose handle the program gave up and whose last reference went wait
- * in a ring, oldest first, before their memory is reused.  A new token takes
- * the oldest only while more than GRAPHS_TOKEN_REUSE_DISTANCE wait, so that a
- * stale handle reads the cleared marker for at least that many later tokens;
- * a full ring frees its oldest.  One ring does both jobs: a stream fed with a
- * new token per message neither allocates nor frees.
- */
-#define GRAPHS_TOKEN_RING 512
-#define GRAPHS_TOKEN_REUSE_DISTANCE 256
+/* the ring of tokens waiting for reuse (graphs.h) */
+graphs_token_ring_t graphs_token_ring = {.head = 0, .count = 0, .lock = OPAL_MUTEX_STATIC_INIT};
 
-static ompi_mpix_token_t *graphs_token_ring[GRAPHS_TOKEN_RING];
-static unsigned graphs_token_ring_head = 0, graphs_token_ring_count = 0;
-static opal_mutex_t graphs_token_ring_lock = OPAL_MUTEX_STATIC_INIT;
+void graphs_token_drop(ompi_mpix_token_t *token)
+{
+    OBJ_RELEASE(token);
+}
 
 void graphs_token_release(ompi_mpix_token_t *token)
 {
-    ompi_mpix_token_t *evicted = NULL;
-
     /* the last reference is this caller's: nobody else can retain it */
     if (1 != token->super.obj_reference_count) {
         OBJ_RELEASE(token);
@@ -126,19 +115,7 @@ void graphs_token_release(ompi_mpix_token_t *token)
     }
     token_clear(token);
     token->magic = GRAPHS_DEAD_MAGIC;
-    OPAL_THREAD_LOCK(&graphs_token_ring_lock);
-    if (GRAPHS_TOKEN_RING == graphs_token_ring_count) {
-        evicted = graphs_token_ring[graphs_token_ring_head];
-        graphs_token_ring_head = (graphs_token_ring_head + 1) % GRAPHS_TOKEN_RING;
-        graphs_token_ring_count--;
-    }
-    graphs_token_ring[(graphs_token_ring_head + graphs_token_ring_count) % GRAPHS_TOKEN_RING]
-        = token;
-    graphs_token_ring_count++;
-    OPAL_THREAD_UNLOCK(&graphs_token_ring_lock);
-    if (NULL != evicted) {
-        OBJ_RELEASE(evicted);
-    }
+    graphs_token_ring_put(token);
 }
 
 void graphs_token_retire(ompi_mpix_token_t *token)
@@ -149,43 +126,26 @@ void graphs_token_retire(ompi_mpix_token_t *token)
 
 void graphs_token_cache_flush(void)
 {
-    OPAL_THREAD_LOCK(&graphs_token_ring_lock);
-    while (0 < graphs_token_ring_count) {
-        ompi_mpix_token_t *token = graphs_token_ring[graphs_token_ring_head];
-        graphs_token_ring_head = (graphs_token_ring_head + 1) % GRAPHS_TOKEN_RING;
-        graphs_token_ring_count--;
+    graphs_token_ring_t *r = &graphs_token_ring;
+
+    OPAL_THREAD_LOCK(&r->lock);
+    while (0 < r->count) {
+        ompi_mpix_token_t *token = r->slot[r->head];
+        r->head = (r->head + 1) % GRAPHS_TOKEN_RING;
+        r->count--;
         OBJ_RELEASE(token);
     }
-    graphs_token_ring_head = 0;
-    OPAL_THREAD_UNLOCK(&graphs_token_ring_lock);
+    r->head = 0;
+    OPAL_THREAD_UNLOCK(&r->lock);
 }
 
-ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
+ompi_mpix_token_t *graphs_token_alloc(int kind, ompi_communicator_t *comm)
 {
-    ompi_mpix_token_t *token = NULL;
+    ompi_mpix_token_t *token = OBJ_NEW(ompi_mpix_token_t);
 
-    if (GRAPHS_TOKEN_REUSE_DISTANCE < graphs_token_ring_count) {
-        OPAL_THREAD_LOCK(&graphs_token_ring_lock);
-        if (GRAPHS_TOKEN_REUSE_DISTANCE < graphs_token_ring_count) {
-            token = graphs_token_ring[graphs_token_ring_head];
-            graphs_token_ring_head = (graphs_token_ring_head + 1) % GRAPHS_TOKEN_RING;
-            graphs_token_ring_count--;
-        }
-        OPAL_THREAD_UNLOCK(&graphs_token_ring_lock);
-    }
-    if (NULL != token) {
-        token->magic = GRAPHS_TOKEN_MAGIC;
-        token->nvb = 0;
-        /* graphs_set_p2p fills every field of a point-to-point token */
-        if (GRAPHS_OP_SEND != kind && GRAPHS_OP_RECV != kind) {
-            memset(&token->a, 0, sizeof(token->a));
-        }
-    } else {
-        token = OBJ_NEW(ompi_mpix_token_t);
-    }
     if (NULL != token) {
         token->kind = kind;
-        token->fast = token_kind_fast(kind);
+        token->fast = GRAPHS_OP_GRAPH != kind && !graphs_kind_blocking(kind);
         if (NULL != comm) {
             graphs_keep_comm(comm);
             token->comm = comm;
@@ -503,38 +463,30 @@ static int op_finish_plain(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreq
 typedef struct {
     int (*start)(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs);
     int (*finish)(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs);
-    uint16_t flags;  /**< OMPI_QUEUE_EXEC_BLOCKING for blocking-only operations */
 } graphs_op_desc_t;
 
 static const graphs_op_desc_t graphs_op_table[GRAPHS_OP_MAX] = {
-    [GRAPHS_OP_SEND] = {op_start_send, op_finish_plain, 0},
-    [GRAPHS_OP_RECV] = {op_start_recv, op_finish_recv, 0},
-    [GRAPHS_OP_SENDRECV] = {op_start_sendrecv, op_finish_sendrecv, 0},
-    [GRAPHS_OP_BARRIER] = {op_start_coll, op_finish_plain, 0},
-    [GRAPHS_OP_BCAST] = {op_start_coll, op_finish_plain, 0},
-    [GRAPHS_OP_REDUCE] = {op_start_coll, op_finish_plain, 0},
-    [GRAPHS_OP_ALLREDUCE] = {op_start_coll, op_finish_plain, 0},
-    [GRAPHS_OP_CALLBACK] = {op_start_callback, op_finish_plain, 0},
-    [GRAPHS_OP_COPY_MEM] = {op_start_copy, op_finish_plain, 0},
-    [GRAPHS_OP_ALLOC_MEM] = {op_start_alloc, op_finish_plain, 0},
-    [GRAPHS_OP_FREE_MEM] = {op_start_free, op_finish_plain, 0},
-    [GRAPHS_OP_FILE_OPEN] = {op_start_file_open, op_finish_plain, OMPI_QUEUE_EXEC_BLOCKING},
-    [GRAPHS_OP_FILE_CLOSE] = {op_start_file_close, op_finish_plain, OMPI_QUEUE_EXEC_BLOCKING},
-    [GRAPHS_OP_FILE_GET_SIZE] = {op_start_file_get_size, op_finish_plain, 0},
-    [GRAPHS_OP_FILE_READ] = {op_start_io, op_finish_io, 0},
-    [GRAPHS_OP_FILE_READ_AT] = {op_start_io, op_finish_io, 0},
-    [GRAPHS_OP_FILE_WRITE_AT] = {op_start_io, op_finish_io, 0},
-    [GRAPHS_OP_FILE_WRITE_AT_ALL] = {op_start_io, op_finish_io, 0},
+    [GRAPHS_OP_SEND] = {op_start_send, op_finish_plain},
+    [GRAPHS_OP_RECV] = {op_start_recv, op_finish_recv},
+    [GRAPHS_OP_SENDRECV] = {op_start_sendrecv, op_finish_sendrecv},
+    [GRAPHS_OP_BARRIER] = {op_start_coll, op_finish_plain},
+    [GRAPHS_OP_BCAST] = {op_start_coll, op_finish_plain},
+    [GRAPHS_OP_REDUCE] = {op_start_coll, op_finish_plain},
+    [GRAPHS_OP_ALLREDUCE] = {op_start_coll, op_finish_plain},
+    [GRAPHS_OP_CALLBACK] = {op_start_callback, op_finish_plain},
+    [GRAPHS_OP_COPY_MEM] = {op_start_copy, op_finish_plain},
+    [GRAPHS_OP_ALLOC_MEM] = {op_start_alloc, op_finish_plain},
+    [GRAPHS_OP_FREE_MEM] = {op_start_free, op_finish_plain},
+    [GRAPHS_OP_FILE_OPEN] = {op_start_file_open, op_finish_plain},
+    [GRAPHS_OP_FILE_CLOSE] = {op_start_file_close, op_finish_plain},
+    [GRAPHS_OP_FILE_GET_SIZE] = {op_start_file_get_size, op_finish_plain},
+    [GRAPHS_OP_FILE_READ] = {op_start_io, op_finish_io},
+    [GRAPHS_OP_FILE_READ_AT] = {op_start_io, op_finish_io},
+    [GRAPHS_OP_FILE_WRITE_AT] = {op_start_io, op_finish_io},
+    [GRAPHS_OP_FILE_WRITE_AT_ALL] = {op_start_io, op_finish_io},
     /* a graph token is loaded as its nodes (graphs_run.c), never started as one */
-    [GRAPHS_OP_GRAPH] = {NULL, op_finish_plain, 0},
+    [GRAPHS_OP_GRAPH] = {NULL, op_finish_plain},
 };
-
-/* a single operation that may run in the caller (a graph token or a
- * blocking-only operation may not) */
-static bool token_kind_fast(int kind)
-{
-    return GRAPHS_OP_GRAPH != kind && 0 == graphs_op_table[kind].flags;
-}
 
 int graphs_token_start_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
 {
@@ -589,12 +541,12 @@ const ompi_queue_exec_op_ops_t graphs_token_exec_ops = {
     .release = token_exec_release,
 };
 
-bool graphs_token_try_table(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc)
+static inline bool token_try(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc,
+                             int (*start)(ompi_mpix_token_t *, ompi_request_t **, int *),
+                             int (*finish)(ompi_mpix_token_t *, ompi_request_t **, int))
 {
-    const graphs_op_desc_t *d = &graphs_op_table[t->kind];
-
     *nreqs = 0;
-    *rc = d->start(t, reqs, nreqs);
+    *rc = start(t, reqs, nreqs);
     if (MPI_SUCCESS != *rc || 0 == *nreqs) {
         return true;
     }
@@ -603,8 +555,18 @@ bool graphs_token_try_table(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nr
             return false;
         }
     }
-    *rc = d->finish(t, reqs, *nreqs);
+    *rc = finish(t, reqs, *nreqs);
     return true;
+}
+
+bool graphs_token_try_table(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs, int *rc)
+{
+    if (GRAPHS_OP_SENDRECV == t->kind) {
+        /* a loop's exchange, started once per iteration: direct calls */
+        return token_try(t, reqs, nreqs, rc, op_start_sendrecv, op_finish_sendrecv);
+    }
+    return token_try(t, reqs, nreqs, rc, graphs_op_table[t->kind].start,
+                     graphs_op_table[t->kind].finish);
 }
 
 int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
@@ -617,7 +579,8 @@ int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
     }
     OBJ_RETAIN(token);
     if (0 > ompi_queue_exec_add(exec, &graphs_token_exec_ops, token,
-                                graphs_op_table[token->kind].flags, 0, NULL, true)) {
+                                graphs_kind_blocking(token->kind) ? OMPI_QUEUE_EXEC_BLOCKING : 0,
+                                0, NULL, true)) {
         graphs_token_release(token);
         return MPI_ERR_NO_MEM;
     }

@@ -27,7 +27,8 @@
 
 static const char FUNC_NAME[] = "MPIX_Recv_def";
 
-int MPIX_Recv_def(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_recv_def_vars(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
@@ -63,6 +64,38 @@ int MPIX_Recv_def(void *buf, int count, MPI_Datatype datatype, int source, int t
     }
     graphs_set_p2p(&t->a.p2p, buf, count, datatype, source, tag, status);
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_Recv_def(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(buf)
+                      | graphs_var_ptr_maybe(datatype)
+                      | graphs_var_ptr_maybe(status)
+                      | graphs_var_ptr_maybe(comm)
+                      | (0 > (count | source | tag)))) {
+        return graphs_recv_def_vars(buf, count, datatype, source, tag, comm, status, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        int rc = MPI_SUCCESS;
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        rc = graphs_check_p2p(comm, count, datatype, source, tag, true);
+        if (MPI_SUCCESS == rc && NULL == token) {
+            rc = MPI_ERR_ARG;
+        }
+        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(GRAPHS_OP_RECV, comm);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    graphs_set_p2p(&t->a.p2p, buf, count, datatype, source, tag, status);
     *token = t;
     return MPI_SUCCESS;
 }

@@ -27,7 +27,8 @@
 
 static const char FUNC_NAME[] = "MPIX_Send_def";
 
-int MPIX_Send_def(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_send_def_vars(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
@@ -62,6 +63,37 @@ int MPIX_Send_def(const void *buf, int count, MPI_Datatype datatype, int dest, i
     }
     graphs_set_p2p(&t->a.p2p, (void *) buf, count, datatype, dest, tag, MPI_STATUS_IGNORE);
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_Send_def(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(buf)
+                      | graphs_var_ptr_maybe(datatype)
+                      | graphs_var_ptr_maybe(comm)
+                      | (0 > (count | dest | tag)))) {
+        return graphs_send_def_vars(buf, count, datatype, dest, tag, comm, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        int rc = MPI_SUCCESS;
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        rc = graphs_check_p2p(comm, count, datatype, dest, tag, false);
+        if (MPI_SUCCESS == rc && NULL == token) {
+            rc = MPI_ERR_ARG;
+        }
+        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(GRAPHS_OP_SEND, comm);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    graphs_set_p2p(&t->a.p2p, (void *) buf, count, datatype, dest, tag, MPI_STATUS_IGNORE);
     *token = t;
     return MPI_SUCCESS;
 }

@@ -27,7 +27,8 @@
 
 static const char FUNC_NAME[] = "MPIX_Sendrecv_def";
 
-int MPIX_Sendrecv_def(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_sendrecv_def_vars(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
 {
     ompi_mpix_token_t *t;
     graphs_vb_t vb;
@@ -73,6 +74,45 @@ int MPIX_Sendrecv_def(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    MPI_STATUS_IGNORE);
     graphs_set_p2p(&t->a.sr.recv, recvbuf, recvcount, recvtype, source, recvtag, status);
     graphs_vb_commit(t, &vb);
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+int MPIX_Sendrecv_def(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
+{
+    ompi_mpix_token_t *t;
+
+    if (OPAL_UNLIKELY(graphs_var_ptr_maybe(sendbuf)
+                      | graphs_var_ptr_maybe(sendtype)
+                      | graphs_var_ptr_maybe(recvbuf)
+                      | graphs_var_ptr_maybe(recvtype)
+                      | graphs_var_ptr_maybe(status)
+                      | graphs_var_ptr_maybe(comm)
+                      | (0 > (sendcount | dest | sendtag | recvcount | source | recvtag)))) {
+        return graphs_sendrecv_def_vars(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, token);
+    }
+    if (MPI_PARAM_CHECK) {
+        int rc;
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        rc = graphs_check_p2p(comm, sendcount, sendtype, dest, sendtag, false);
+        if (MPI_SUCCESS == rc) {
+            rc = graphs_check_p2p(comm, recvcount, recvtype, source, recvtag, true);
+        }
+        if (MPI_SUCCESS == rc && NULL == token) {
+            rc = MPI_ERR_ARG;
+        }
+        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(GRAPHS_OP_SENDRECV, comm);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    graphs_set_p2p(&t->a.sr.send, (void *) sendbuf, sendcount, sendtype, dest, sendtag,
+                   MPI_STATUS_IGNORE);
+    graphs_set_p2p(&t->a.sr.recv, recvbuf, recvcount, recvtype, source, recvtag, status);
     *token = t;
     return MPI_SUCCESS;
 }
