@@ -647,14 +647,6 @@ def vb_wrap(name, params, body):
     """(text before the function, the function's body)"""
     if name not in VB:
         return "", body
-    # only the count and the flag: the entries are written as they are used
-    pro = "    graphs_vb_t vb;\n"
-    # after the declarations (the first blank line)
-    head, sep, rest = body.partition("\n\n")
-    if not sep:
-        head, rest = "", body
-    plain_head, plain_rest = head, rest
-    code = "    GRAPHS_VB_START(vb);\n"
     # one cheap test first: every MPIX_VAR* encoding is a pointer into the
     # sentinel rows or a negative number, so a call whose arguments are none
     # of these takes the plain path, without the per-argument decoding (a
@@ -674,43 +666,53 @@ def vb_wrap(name, params, body):
     if i64s:
         terms.append("(0 > (%s))" % " | ".join(i64s))
     maybe = "\n                      | ".join(terms)
-    code += "".join("    " + l + "\n" for l in VB[name])
-    code += """    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_%s: too many arguments bound to graph variables");
-    }
-""" % name
+    # the checks and the token, once: vb is NULL on the plain path (inlined
+    # there, so its tests of vb fold away) and the decoded bindings otherwise
+    make = body.replace("0 == vb.n", "(NULL == vb || 0 == vb->n)")
+    make = make.replace("    *token = t;\n",
+                        "    if (NULL != vb) {\n        graphs_vb_commit(t, vb);\n    }\n    *token = t;\n")
     if any("GRAPHS_TOFF(comm)" in l for l in VB[name]):
         # a communicator from a variable: literal ranks and roots are
         # checked against it when the operation starts
-        code += "    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));\n    (void) comm_var;\n"
+        head, sep, rest = make.partition("\n\n")
+        if not sep:
+            head, rest = "", make
+        comm_var = "    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));\n"
         rest = (rest.replace("check_p2p(comm, count, datatype, dest, tag", "check_p2p(comm, count, datatype, comm_var ? MPI_PROC_NULL : dest, tag")
                     .replace("check_p2p(comm, count, datatype, source, tag", "check_p2p(comm, count, datatype, comm_var ? MPI_PROC_NULL : source, tag")
                     .replace("check_p2p(comm, sendcount, sendtype, dest, sendtag", "check_p2p(comm, sendcount, sendtype, comm_var ? MPI_PROC_NULL : dest, sendtag")
                     .replace("check_p2p(comm, recvcount, recvtype, source, recvtag", "check_p2p(comm, recvcount, recvtype, comm_var ? MPI_PROC_NULL : source, recvtag")
                     .replace("NULL, root, true)", "NULL, comm_var ? 0 : root, true)")
                     .replace("op, root, true)", "op, comm_var ? 0 : root, true)"))
-    body = (head + "\n" if head else "") + pro + "\n" + code + rest
-    body = body.replace("    *token = t;\n", "    graphs_vb_commit(t, &vb);\n    *token = t;\n")
-    helper = "graphs_%s_vars" % name.lower()
+        make = (head + "\n" if head else "") + comm_var + "\n" + rest
+    assert not re.search(r"\bvb\.", make)
+    lname = name.lower()
     args = ", ".join(p.strip().split()[-1].lstrip("*") for p in params.split(","))
+    decode = "".join("    " + l + "\n" for l in VB[name])
     pre = """
-/* some arguments may name graph variables: decoded one by one */
-static __opal_attribute_noinline__ int %s(%s)
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_%s_make(%s, graphs_vb_t *vb)
 {
 %s
 }
-""" % (helper, params, body)
-    plain = """    if (OPAL_UNLIKELY(%s)) {
-        return %s(%s);
+
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_%s_vars(%s)
+{
+    graphs_vb_t vb;
+
+    GRAPHS_VB_START(vb);
+%s    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_%s: too many arguments bound to graph variables");
     }
-""" % (maybe, helper, args)
-    # no argument names a variable on the plain path
-    plain_rest = plain_rest.replace(" && 0 == vb.n", "")
-    plain_rest = re.sub(r"    if \(0 == vb\.n\) \{\n((?:        .*\n)+?)    \}\n",
-                        lambda m: re.sub(r"(?m)^    ", "", m.group(1)), plain_rest)
-    assert not re.search(r"\bvb\b", plain_rest)
-    plain_body = (plain_head + "\n\n" + plain + plain_rest) if plain_head else (plain + plain_rest)
-    return pre, plain_body
+    return graphs_%s_make(%s, &vb);
+}
+""" % (lname, params, make, lname, params, decode, name, lname, args)
+    plain = """    if (OPAL_UNLIKELY(%s)) {
+        return graphs_%s_vars(%s);
+    }
+    return graphs_%s_make(%s, NULL);""" % (maybe, lname, args, lname, args)
+    return pre, plain
 
 # ---- graphs (spec 1.4, 1.5): the bindings check handles and IDs; the
 # builder and MPIX_Graph_def are in graphs_graph.c

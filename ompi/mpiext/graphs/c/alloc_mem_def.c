@@ -27,10 +27,46 @@
 
 static const char FUNC_NAME[] = "MPIX_Alloc_mem_def";
 
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_alloc_mem_def_make(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *token, graphs_vb_t *vb)
+{
+    ompi_mpix_token_t *t;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (0 > size) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: size is negative");
+    }
+    if (NULL == baseptr) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: baseptr is NULL");
+    }
+    if (NULL == info || ompi_info_is_freed(info)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: info is not a valid info object");
+    }
+    if (NULL == token) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: token is a NULL pointer");
+    }
+    t = graphs_token_new(GRAPHS_OP_ALLOC_MEM, NULL);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    t->a.mem.size = size;
+    t->a.mem.baseptr = baseptr;
+    if (MPI_INFO_NULL != info) {
+        OBJ_RETAIN(info);
+        t->a.mem.info = &info->super;
+    }
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
+    *token = t;
+    return MPI_SUCCESS;
+}
+
 /* some arguments may name graph variables: decoded one by one */
 static __opal_attribute_noinline__ int graphs_alloc_mem_def_vars(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
@@ -39,69 +75,14 @@ static __opal_attribute_noinline__ int graphs_alloc_mem_def_vars(MPI_Aint size, 
     if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: too many arguments bound to graph variables");
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (0 > size) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: size is negative");
-    }
-    if (NULL == baseptr) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: baseptr is NULL");
-    }
-    if (NULL == info || ompi_info_is_freed(info)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: info is not a valid info object");
-    }
-    if (NULL == token) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: token is a NULL pointer");
-    }
-    t = graphs_token_new(GRAPHS_OP_ALLOC_MEM, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.mem.size = size;
-    t->a.mem.baseptr = baseptr;
-    if (MPI_INFO_NULL != info) {
-        OBJ_RETAIN(info);
-        t->a.mem.info = &info->super;
-    }
-    graphs_vb_commit(t, &vb);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_alloc_mem_def_make(size, info, baseptr, token, &vb);
 }
 
 int MPIX_Alloc_mem_def(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(baseptr)
                       | (0 > ((int64_t) (size))))) {
         return graphs_alloc_mem_def_vars(size, info, baseptr, token);
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (0 > size) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: size is negative");
-    }
-    if (NULL == baseptr) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: baseptr is NULL");
-    }
-    if (NULL == info || ompi_info_is_freed(info)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: info is not a valid info object");
-    }
-    if (NULL == token) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: token is a NULL pointer");
-    }
-    t = graphs_token_new(GRAPHS_OP_ALLOC_MEM, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.mem.size = size;
-    t->a.mem.baseptr = baseptr;
-    if (MPI_INFO_NULL != info) {
-        OBJ_RETAIN(info);
-        t->a.mem.info = &info->super;
-    }
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_alloc_mem_def_make(size, info, baseptr, token, NULL);
 }

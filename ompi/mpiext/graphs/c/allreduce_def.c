@@ -27,10 +27,42 @@
 
 static const char FUNC_NAME[] = "MPIX_Allreduce_def";
 
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_allreduce_def_make(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPIX_Token *token, graphs_vb_t *vb)
+{
+    ompi_mpix_token_t *t;
+    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
+
+    if (MPI_PARAM_CHECK) {
+        int rc = MPI_SUCCESS;
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        rc = graphs_check_coll(comm, count, datatype, op, 0, false);
+        if (MPI_SUCCESS == rc && MPI_IN_PLACE == recvbuf) {
+            rc = MPI_ERR_BUFFER;
+        }
+        if (MPI_SUCCESS == rc && NULL == token) {
+            rc = MPI_ERR_ARG;
+        }
+        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(GRAPHS_OP_ALLREDUCE, comm);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    graphs_set_coll(t, sendbuf, recvbuf, count, datatype, op, 0);
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
+    *token = t;
+    return MPI_SUCCESS;
+}
+
 /* some arguments may name graph variables: decoded one by one */
 static __opal_attribute_noinline__ int graphs_allreduce_def_vars(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
@@ -43,37 +75,11 @@ static __opal_attribute_noinline__ int graphs_allreduce_def_vars(const void *sen
     if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Allreduce_def: too many arguments bound to graph variables");
     }
-    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
-    (void) comm_var;
-    if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        rc = graphs_check_coll(comm, count, datatype, op, 0, false);
-        if (MPI_SUCCESS == rc && MPI_IN_PLACE == recvbuf) {
-            rc = MPI_ERR_BUFFER;
-        }
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
-        }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_ALLREDUCE, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_coll(t, sendbuf, recvbuf, count, datatype, op, 0);
-    graphs_vb_commit(t, &vb);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_allreduce_def_make(sendbuf, recvbuf, count, datatype, op, comm, token, &vb);
 }
 
 int MPIX_Allreduce_def(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(sendbuf)
                       | graphs_var_ptr_maybe(recvbuf)
                       | graphs_var_ptr_maybe(datatype)
@@ -82,26 +88,5 @@ int MPIX_Allreduce_def(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
                       | (0 > (count)))) {
         return graphs_allreduce_def_vars(sendbuf, recvbuf, count, datatype, op, comm, token);
     }
-    if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        rc = graphs_check_coll(comm, count, datatype, op, 0, false);
-        if (MPI_SUCCESS == rc && MPI_IN_PLACE == recvbuf) {
-            rc = MPI_ERR_BUFFER;
-        }
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
-        }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_ALLREDUCE, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_coll(t, sendbuf, recvbuf, count, datatype, op, 0);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_allreduce_def_make(sendbuf, recvbuf, count, datatype, op, comm, token, NULL);
 }

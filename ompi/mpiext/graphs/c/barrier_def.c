@@ -27,10 +27,37 @@
 
 static const char FUNC_NAME[] = "MPIX_Barrier_def";
 
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_barrier_def_make(MPI_Comm comm, MPIX_Token *token, graphs_vb_t *vb)
+{
+    ompi_mpix_token_t *t;
+    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
+
+    if (MPI_PARAM_CHECK) {
+        int rc = MPI_SUCCESS;
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        if (MPI_SUCCESS == rc && NULL == token) {
+            rc = MPI_ERR_ARG;
+        }
+        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(GRAPHS_OP_BARRIER, comm);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
+    *token = t;
+    return MPI_SUCCESS;
+}
+
 /* some arguments may name graph variables: decoded one by one */
 static __opal_attribute_noinline__ int graphs_barrier_def_vars(MPI_Comm comm, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
@@ -38,50 +65,13 @@ static __opal_attribute_noinline__ int graphs_barrier_def_vars(MPI_Comm comm, MP
     if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Barrier_def: too many arguments bound to graph variables");
     }
-    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
-    (void) comm_var;
-    if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
-        }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_BARRIER, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_vb_commit(t, &vb);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_barrier_def_make(comm, token, &vb);
 }
 
 int MPIX_Barrier_def(MPI_Comm comm, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(comm))) {
         return graphs_barrier_def_vars(comm, token);
     }
-    if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
-        }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_BARRIER, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_barrier_def_make(comm, token, NULL);
 }

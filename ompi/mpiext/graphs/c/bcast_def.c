@@ -27,23 +27,12 @@
 
 static const char FUNC_NAME[] = "MPIX_Bcast_def";
 
-/* some arguments may name graph variables: decoded one by one */
-static __opal_attribute_noinline__ int graphs_bcast_def_vars(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPIX_Token *token)
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_bcast_def_make(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPIX_Token *token, graphs_vb_t *vb)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb;
+    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
 
-    GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, buffer, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
-    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.coll.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_INT(vb, root, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_ROOT, 0);
-    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Bcast_def: too many arguments bound to graph variables");
-    }
-    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
-    (void) comm_var;
     if (MPI_PARAM_CHECK) {
         int rc = MPI_SUCCESS;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -61,38 +50,37 @@ static __opal_attribute_noinline__ int graphs_bcast_def_vars(void *buffer, int c
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_set_coll(t, NULL, buffer, count, datatype, NULL, root);
-    graphs_vb_commit(t, &vb);
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
     *token = t;
     return MPI_SUCCESS;
 }
 
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_bcast_def_vars(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPIX_Token *token)
+{
+    graphs_vb_t vb;
+
+    GRAPHS_VB_START(vb);
+    GRAPHS_VB_PTR(vb, buffer, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
+    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);
+    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.coll.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_INT(vb, root, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_ROOT, 0);
+    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Bcast_def: too many arguments bound to graph variables");
+    }
+    return graphs_bcast_def_make(buffer, count, datatype, root, comm, token, &vb);
+}
+
 int MPIX_Bcast_def(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(buffer)
                       | graphs_var_ptr_maybe(datatype)
                       | graphs_var_ptr_maybe(comm)
                       | (0 > (count | root)))) {
         return graphs_bcast_def_vars(buffer, count, datatype, root, comm, token);
     }
-    if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        rc = graphs_check_coll(comm, count, datatype, NULL, root, true);
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
-        }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_BCAST, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_coll(t, NULL, buffer, count, datatype, NULL, root);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_bcast_def_make(buffer, count, datatype, root, comm, token, NULL);
 }

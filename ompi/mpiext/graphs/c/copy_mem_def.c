@@ -27,23 +27,15 @@
 
 static const char FUNC_NAME[] = "MPIX_Copy_mem_def";
 
-/* some arguments may name graph variables: decoded one by one */
-static __opal_attribute_noinline__ int graphs_copy_mem_def_vars(void *dst, const void *src, MPI_Aint size, MPIX_Token *token)
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_copy_mem_def_make(void *dst, const void *src, MPI_Aint size, MPIX_Token *token, graphs_vb_t *vb)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb;
 
-    GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, dst, GRAPHS_TOFF(a.copy.dst), GRAPHS_VR_BUF, -1, -1);
-    GRAPHS_VB_PTR(vb, src, GRAPHS_TOFF(a.copy.src), GRAPHS_VR_BUF, -1, -1);
-    GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.copy.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Copy_mem_def: too many arguments bound to graph variables");
-    }
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
-    if (0 == vb.n) {
+    if ((NULL == vb || 0 == vb->n)) {
         const char *msg = graphs_check_copy(dst, src, size);
         if (NULL != msg) {
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, msg);
@@ -59,37 +51,34 @@ static __opal_attribute_noinline__ int graphs_copy_mem_def_vars(void *dst, const
     t->a.copy.dst = dst;
     t->a.copy.src = src;
     t->a.copy.size = size;
-    graphs_vb_commit(t, &vb);
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
     *token = t;
     return MPI_SUCCESS;
 }
 
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_copy_mem_def_vars(void *dst, const void *src, MPI_Aint size, MPIX_Token *token)
+{
+    graphs_vb_t vb;
+
+    GRAPHS_VB_START(vb);
+    GRAPHS_VB_PTR(vb, dst, GRAPHS_TOFF(a.copy.dst), GRAPHS_VR_BUF, -1, -1);
+    GRAPHS_VB_PTR(vb, src, GRAPHS_TOFF(a.copy.src), GRAPHS_VR_BUF, -1, -1);
+    GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.copy.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Copy_mem_def: too many arguments bound to graph variables");
+    }
+    return graphs_copy_mem_def_make(dst, src, size, token, &vb);
+}
+
 int MPIX_Copy_mem_def(void *dst, const void *src, MPI_Aint size, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(dst)
                       | graphs_var_ptr_maybe(src)
                       | (0 > ((int64_t) (size))))) {
         return graphs_copy_mem_def_vars(dst, src, size, token);
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    const char *msg = graphs_check_copy(dst, src, size);
-    if (NULL != msg) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, msg);
-    }
-    if (NULL == token) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Copy_mem_def: token is a NULL pointer");
-    }
-    t = graphs_token_new(GRAPHS_OP_COPY_MEM, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.copy.dst = dst;
-    t->a.copy.src = src;
-    t->a.copy.size = size;
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_copy_mem_def_make(dst, src, size, token, NULL);
 }

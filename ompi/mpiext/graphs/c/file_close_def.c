@@ -27,10 +27,33 @@
 
 static const char FUNC_NAME[] = "MPIX_File_close_def";
 
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_file_close_def_make(MPI_File *fh, MPIX_Token *token, graphs_vb_t *vb)
+{
+    ompi_mpix_token_t *t;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (NULL == fh || NULL == token) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_close_def: fh or token is NULL");
+    }
+    t = graphs_token_new(GRAPHS_OP_FILE_CLOSE, NULL);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    /* captured by address: the handle in *fh when the token runs is closed */
+    t->a.file.fhp = fh;
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
+    *token = t;
+    return MPI_SUCCESS;
+}
+
 /* some arguments may name graph variables: decoded one by one */
 static __opal_attribute_noinline__ int graphs_file_close_def_vars(MPI_File *fh, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
@@ -38,42 +61,13 @@ static __opal_attribute_noinline__ int graphs_file_close_def_vars(MPI_File *fh, 
     if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_close_def: too many arguments bound to graph variables");
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (NULL == fh || NULL == token) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_close_def: fh or token is NULL");
-    }
-    t = graphs_token_new(GRAPHS_OP_FILE_CLOSE, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    /* captured by address: the handle in *fh when the token runs is closed */
-    t->a.file.fhp = fh;
-    graphs_vb_commit(t, &vb);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_file_close_def_make(fh, token, &vb);
 }
 
 int MPIX_File_close_def(MPI_File *fh, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(fh))) {
         return graphs_file_close_def_vars(fh, token);
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (NULL == fh || NULL == token) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_close_def: fh or token is NULL");
-    }
-    t = graphs_token_new(GRAPHS_OP_FILE_CLOSE, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    /* captured by address: the handle in *fh when the token runs is closed */
-    t->a.file.fhp = fh;
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_file_close_def_make(fh, token, NULL);
 }

@@ -27,10 +27,39 @@
 
 static const char FUNC_NAME[] = "MPIX_File_get_size_def";
 
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_file_get_size_def_make(MPI_File fh, MPI_Offset *size, MPIX_Token *token, graphs_vb_t *vb)
+{
+    ompi_mpix_token_t *t;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (MPI_FILE_NULL == fh && (NULL == vb || 0 == vb->n)) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (NULL == size || NULL == token) {
+        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_ARG, "MPIX_File_get_size_def: size or token is NULL");
+    }
+    t = graphs_token_new(GRAPHS_OP_FILE_GET_SIZE, NULL);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    t->a.file.fh = fh;
+    t->a.file.size = size;
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
+    *token = t;
+    return MPI_SUCCESS;
+}
+
 /* some arguments may name graph variables: decoded one by one */
 static __opal_attribute_noinline__ int graphs_file_get_size_def_vars(MPI_File fh, MPI_Offset *size, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
@@ -39,55 +68,14 @@ static __opal_attribute_noinline__ int graphs_file_get_size_def_vars(MPI_File fh
     if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_get_size_def: too many arguments bound to graph variables");
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
-        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
-    }
-    if (MPI_FILE_NULL == fh && 0 == vb.n) {
-        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
-    }
-    if (NULL == size || NULL == token) {
-        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_ARG, "MPIX_File_get_size_def: size or token is NULL");
-    }
-    t = graphs_token_new(GRAPHS_OP_FILE_GET_SIZE, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.file.fh = fh;
-    t->a.file.size = size;
-    graphs_vb_commit(t, &vb);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_file_get_size_def_make(fh, size, token, &vb);
 }
 
 int MPIX_File_get_size_def(MPI_File fh, MPI_Offset *size, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(fh)
                       | graphs_var_ptr_maybe(size))) {
         return graphs_file_get_size_def_vars(fh, size, token);
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
-        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
-    }
-    if (MPI_FILE_NULL == fh) {
-        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
-    }
-    if (NULL == size || NULL == token) {
-        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_ARG, "MPIX_File_get_size_def: size or token is NULL");
-    }
-    t = graphs_token_new(GRAPHS_OP_FILE_GET_SIZE, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.file.fh = fh;
-    t->a.file.size = size;
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_file_get_size_def_make(fh, size, token, NULL);
 }

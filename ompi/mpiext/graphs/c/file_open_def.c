@@ -27,10 +27,53 @@
 
 static const char FUNC_NAME[] = "MPIX_File_open_def";
 
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_file_open_def_make(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh, MPIX_Token *token, graphs_vb_t *vb)
+{
+    ompi_mpix_token_t *t;
+    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        if (OMPI_COMM_IS_INTER(comm)) {
+            return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_COMM, FUNC_NAME);
+        }
+        if (NULL == info || ompi_info_is_freed(info)) {
+            return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_INFO, FUNC_NAME);
+        }
+    }
+    if (NULL == filename || NULL == fh || NULL == token) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_open_def: filename, fh or token is NULL");
+    }
+    t = graphs_token_new(GRAPHS_OP_FILE_OPEN, comm);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    /* the name is copied: the program may reuse its string */
+    t->a.file.filename = strdup(filename);
+    if (NULL == t->a.file.filename) {
+        OBJ_RELEASE(t);
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    t->a.file.amode = amode;
+    t->a.file.info = info;
+    if (MPI_INFO_NULL != info) {
+        OBJ_RETAIN(info);
+    }
+    t->a.file.fhp = fh;
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
+    *token = t;
+    return MPI_SUCCESS;
+}
+
 /* some arguments may name graph variables: decoded one by one */
 static __opal_attribute_noinline__ int graphs_file_open_def_vars(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
@@ -41,85 +84,16 @@ static __opal_attribute_noinline__ int graphs_file_open_def_vars(MPI_Comm comm, 
     if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_open_def: too many arguments bound to graph variables");
     }
-    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
-    (void) comm_var;
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        if (OMPI_COMM_IS_INTER(comm)) {
-            return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_COMM, FUNC_NAME);
-        }
-        if (NULL == info || ompi_info_is_freed(info)) {
-            return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_INFO, FUNC_NAME);
-        }
-    }
-    if (NULL == filename || NULL == fh || NULL == token) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_open_def: filename, fh or token is NULL");
-    }
-    t = graphs_token_new(GRAPHS_OP_FILE_OPEN, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    /* the name is copied: the program may reuse its string */
-    t->a.file.filename = strdup(filename);
-    if (NULL == t->a.file.filename) {
-        OBJ_RELEASE(t);
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.file.amode = amode;
-    t->a.file.info = info;
-    if (MPI_INFO_NULL != info) {
-        OBJ_RETAIN(info);
-    }
-    t->a.file.fhp = fh;
-    graphs_vb_commit(t, &vb);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_file_open_def_make(comm, filename, amode, info, fh, token, &vb);
 }
 
 int MPIX_File_open_def(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(filename)
                       | graphs_var_ptr_maybe(fh)
                       | graphs_var_ptr_maybe(comm)
                       | (0 > (amode)))) {
         return graphs_file_open_def_vars(comm, filename, amode, info, fh, token);
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        if (OMPI_COMM_IS_INTER(comm)) {
-            return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_COMM, FUNC_NAME);
-        }
-        if (NULL == info || ompi_info_is_freed(info)) {
-            return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_INFO, FUNC_NAME);
-        }
-    }
-    if (NULL == filename || NULL == fh || NULL == token) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_open_def: filename, fh or token is NULL");
-    }
-    t = graphs_token_new(GRAPHS_OP_FILE_OPEN, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    /* the name is copied: the program may reuse its string */
-    t->a.file.filename = strdup(filename);
-    if (NULL == t->a.file.filename) {
-        OBJ_RELEASE(t);
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.file.amode = amode;
-    t->a.file.info = info;
-    if (MPI_INFO_NULL != info) {
-        OBJ_RETAIN(info);
-    }
-    t->a.file.fhp = fh;
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_file_open_def_make(comm, filename, amode, info, fh, token, NULL);
 }

@@ -27,12 +27,52 @@
 
 static const char FUNC_NAME[] = "MPIX_File_write_at_def";
 
-/* some arguments may name graph variables: decoded one by one */
-static __opal_attribute_noinline__ int graphs_file_write_at_def_vars(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token)
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_file_write_at_def_make(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token, graphs_vb_t *vb)
 {
     ompi_mpix_token_t *t;
     ompi_datatype_t *type;
     int icount = 0, rc = MPI_SUCCESS;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (MPI_FILE_NULL == fh && (NULL == vb || 0 == vb->n)) {
+        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
+    }
+    if (count < 0) {
+        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_COUNT, "MPIX_File_write_at_def: count is negative");
+    }
+    if (NULL == token) {
+        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_ARG, "MPIX_File_write_at_def: token is NULL");
+    }
+    OMPI_CHECK_DATATYPE_FOR_SEND(rc, datatype, 0 == count ? 0 : 1);
+    if (MPI_SUCCESS != rc) {
+        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
+    }
+    rc = graphs_count_type(count, datatype, &type, &icount);
+    if (MPI_SUCCESS != rc) {
+        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
+    }
+    t = graphs_token_new(GRAPHS_OP_FILE_WRITE_AT, NULL);
+    if (NULL == t) {
+        OBJ_RELEASE(type);
+        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    graphs_set_io(t, fh, offset, (void *) buf, type, icount, status);
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
+    *token = t;
+    return MPI_SUCCESS;
+}
+
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_file_write_at_def_vars(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token)
+{
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
@@ -45,46 +85,11 @@ static __opal_attribute_noinline__ int graphs_file_write_at_def_vars(MPI_File fh
     if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_write_at_def: too many arguments bound to graph variables");
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
-        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
-    }
-    if (MPI_FILE_NULL == fh && 0 == vb.n) {
-        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
-    }
-    if (count < 0) {
-        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_COUNT, "MPIX_File_write_at_def: count is negative");
-    }
-    if (NULL == token) {
-        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_ARG, "MPIX_File_write_at_def: token is NULL");
-    }
-    OMPI_CHECK_DATATYPE_FOR_SEND(rc, datatype, 0 == count ? 0 : 1);
-    if (MPI_SUCCESS != rc) {
-        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
-    }
-    rc = graphs_count_type(count, datatype, &type, &icount);
-    if (MPI_SUCCESS != rc) {
-        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_FILE_WRITE_AT, NULL);
-    if (NULL == t) {
-        OBJ_RELEASE(type);
-        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_io(t, fh, offset, (void *) buf, type, icount, status);
-    graphs_vb_commit(t, &vb);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_file_write_at_def_make(fh, offset, buf, count, datatype, status, token, &vb);
 }
 
 int MPIX_File_write_at_def(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-    ompi_datatype_t *type;
-    int icount = 0, rc = MPI_SUCCESS;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(fh)
                       | graphs_var_ptr_maybe(buf)
                       | graphs_var_ptr_maybe(datatype)
@@ -93,35 +98,5 @@ int MPIX_File_write_at_def(MPI_File fh, MPI_Offset offset, const void *buf, int 
                       | (0 > ((int64_t) (offset))))) {
         return graphs_file_write_at_def_vars(fh, offset, buf, count, datatype, status, token);
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {
-        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
-    }
-    if (MPI_FILE_NULL == fh) {
-        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
-    }
-    if (count < 0) {
-        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_COUNT, "MPIX_File_write_at_def: count is negative");
-    }
-    if (NULL == token) {
-        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_ARG, "MPIX_File_write_at_def: token is NULL");
-    }
-    OMPI_CHECK_DATATYPE_FOR_SEND(rc, datatype, 0 == count ? 0 : 1);
-    if (MPI_SUCCESS != rc) {
-        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
-    }
-    rc = graphs_count_type(count, datatype, &type, &icount);
-    if (MPI_SUCCESS != rc) {
-        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_FILE_WRITE_AT, NULL);
-    if (NULL == t) {
-        OBJ_RELEASE(type);
-        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_io(t, fh, offset, (void *) buf, type, icount, status);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_file_write_at_def_make(fh, offset, buf, count, datatype, status, token, NULL);
 }

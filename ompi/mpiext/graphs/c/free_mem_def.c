@@ -27,10 +27,32 @@
 
 static const char FUNC_NAME[] = "MPIX_Free_mem_def";
 
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_free_mem_def_make(void *base, MPIX_Token *token, graphs_vb_t *vb)
+{
+    ompi_mpix_token_t *t;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+    }
+    if (NULL == token) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: token is a NULL pointer");
+    }
+    t = graphs_token_new(GRAPHS_OP_FREE_MEM, NULL);
+    if (NULL == t) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    }
+    t->a.mem.baseptr = base;
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
+    *token = t;
+    return MPI_SUCCESS;
+}
+
 /* some arguments may name graph variables: decoded one by one */
 static __opal_attribute_noinline__ int graphs_free_mem_def_vars(void *base, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
     graphs_vb_t vb;
 
     GRAPHS_VB_START(vb);
@@ -38,40 +60,13 @@ static __opal_attribute_noinline__ int graphs_free_mem_def_vars(void *base, MPIX
     if (vb.overflow) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: too many arguments bound to graph variables");
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (NULL == token) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: token is a NULL pointer");
-    }
-    t = graphs_token_new(GRAPHS_OP_FREE_MEM, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.mem.baseptr = base;
-    graphs_vb_commit(t, &vb);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_free_mem_def_make(base, token, &vb);
 }
 
 int MPIX_Free_mem_def(void *base, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(base))) {
         return graphs_free_mem_def_vars(base, token);
     }
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (NULL == token) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Free_mem_def: token is a NULL pointer");
-    }
-    t = graphs_token_new(GRAPHS_OP_FREE_MEM, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.mem.baseptr = base;
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_free_mem_def_make(base, token, NULL);
 }

@@ -27,25 +27,12 @@
 
 static const char FUNC_NAME[] = "MPIX_Recv_def";
 
-/* some arguments may name graph variables: decoded one by one */
-static __opal_attribute_noinline__ int graphs_recv_def_vars(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_recv_def_make(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token, graphs_vb_t *vb)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb;
+    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
 
-    GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.p2p.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.p2p.count), GRAPHS_TOFF(a.p2p.dtype));
-    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.p2p.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.p2p.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_INT(vb, source, GRAPHS_TOFF(a.p2p.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
-    GRAPHS_VB_INT(vb, tag, GRAPHS_TOFF(a.p2p.tag), GRAPHS_VR_TAG, 0);
-    GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.p2p.status), GRAPHS_VR_OUT, -1, -1);
-    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Recv_def: too many arguments bound to graph variables");
-    }
-    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
-    (void) comm_var;
     if (MPI_PARAM_CHECK) {
         int rc = MPI_SUCCESS;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -63,15 +50,34 @@ static __opal_attribute_noinline__ int graphs_recv_def_vars(void *buf, int count
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_set_p2p(&t->a.p2p, buf, count, datatype, source, tag, status);
-    graphs_vb_commit(t, &vb);
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
     *token = t;
     return MPI_SUCCESS;
 }
 
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_recv_def_vars(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
+{
+    graphs_vb_t vb;
+
+    GRAPHS_VB_START(vb);
+    GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.p2p.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.p2p.count), GRAPHS_TOFF(a.p2p.dtype));
+    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.p2p.count), GRAPHS_VR_COUNT, 0);
+    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.p2p.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_INT(vb, source, GRAPHS_TOFF(a.p2p.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
+    GRAPHS_VB_INT(vb, tag, GRAPHS_TOFF(a.p2p.tag), GRAPHS_VR_TAG, 0);
+    GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.p2p.status), GRAPHS_VR_OUT, -1, -1);
+    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Recv_def: too many arguments bound to graph variables");
+    }
+    return graphs_recv_def_make(buf, count, datatype, source, tag, comm, status, token, &vb);
+}
+
 int MPIX_Recv_def(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(buf)
                       | graphs_var_ptr_maybe(datatype)
                       | graphs_var_ptr_maybe(status)
@@ -79,23 +85,5 @@ int MPIX_Recv_def(void *buf, int count, MPI_Datatype datatype, int source, int t
                       | (0 > (count | source | tag)))) {
         return graphs_recv_def_vars(buf, count, datatype, source, tag, comm, status, token);
     }
-    if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        rc = graphs_check_p2p(comm, count, datatype, source, tag, true);
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
-        }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_RECV, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_p2p(&t->a.p2p, buf, count, datatype, source, tag, status);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_recv_def_make(buf, count, datatype, source, tag, comm, status, token, NULL);
 }

@@ -27,25 +27,12 @@
 
 static const char FUNC_NAME[] = "MPIX_Reduce_def";
 
-/* some arguments may name graph variables: decoded one by one */
-static __opal_attribute_noinline__ int graphs_reduce_def_vars(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPIX_Token *token)
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_reduce_def_make(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPIX_Token *token, graphs_vb_t *vb)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb;
+    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
 
-    GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.coll.sbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
-    GRAPHS_VB_PTR(vb, recvbuf, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
-    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.coll.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_HANDLE(vb, op, GRAPHS_TOFF(a.coll.op), 7, MPI_SUM);
-    GRAPHS_VB_INT(vb, root, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_ROOT, 0);
-    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Reduce_def: too many arguments bound to graph variables");
-    }
-    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
-    (void) comm_var;
     if (MPI_PARAM_CHECK) {
         int rc = MPI_SUCCESS;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -63,15 +50,34 @@ static __opal_attribute_noinline__ int graphs_reduce_def_vars(const void *sendbu
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_set_coll(t, sendbuf, recvbuf, count, datatype, op, root);
-    graphs_vb_commit(t, &vb);
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
     *token = t;
     return MPI_SUCCESS;
 }
 
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_reduce_def_vars(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPIX_Token *token)
+{
+    graphs_vb_t vb;
+
+    GRAPHS_VB_START(vb);
+    GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.coll.sbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
+    GRAPHS_VB_PTR(vb, recvbuf, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));
+    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);
+    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.coll.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_HANDLE(vb, op, GRAPHS_TOFF(a.coll.op), 7, MPI_SUM);
+    GRAPHS_VB_INT(vb, root, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_ROOT, 0);
+    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Reduce_def: too many arguments bound to graph variables");
+    }
+    return graphs_reduce_def_make(sendbuf, recvbuf, count, datatype, op, root, comm, token, &vb);
+}
+
 int MPIX_Reduce_def(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(sendbuf)
                       | graphs_var_ptr_maybe(recvbuf)
                       | graphs_var_ptr_maybe(datatype)
@@ -80,23 +86,5 @@ int MPIX_Reduce_def(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                       | (0 > (count | root)))) {
         return graphs_reduce_def_vars(sendbuf, recvbuf, count, datatype, op, root, comm, token);
     }
-    if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        rc = graphs_check_coll(comm, count, datatype, op, root, true);
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
-        }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_REDUCE, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_coll(t, sendbuf, recvbuf, count, datatype, op, root);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_reduce_def_make(sendbuf, recvbuf, count, datatype, op, root, comm, token, NULL);
 }

@@ -27,24 +27,12 @@
 
 static const char FUNC_NAME[] = "MPIX_Send_def";
 
-/* some arguments may name graph variables: decoded one by one */
-static __opal_attribute_noinline__ int graphs_send_def_vars(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token)
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_send_def_make(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token, graphs_vb_t *vb)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb;
+    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
 
-    GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.p2p.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.p2p.count), GRAPHS_TOFF(a.p2p.dtype));
-    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.p2p.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.p2p.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_INT(vb, dest, GRAPHS_TOFF(a.p2p.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
-    GRAPHS_VB_INT(vb, tag, GRAPHS_TOFF(a.p2p.tag), GRAPHS_VR_TAG, 0);
-    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Send_def: too many arguments bound to graph variables");
-    }
-    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
-    (void) comm_var;
     if (MPI_PARAM_CHECK) {
         int rc = MPI_SUCCESS;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -62,38 +50,38 @@ static __opal_attribute_noinline__ int graphs_send_def_vars(const void *buf, int
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_set_p2p(&t->a.p2p, (void *) buf, count, datatype, dest, tag, MPI_STATUS_IGNORE);
-    graphs_vb_commit(t, &vb);
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
     *token = t;
     return MPI_SUCCESS;
 }
 
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_send_def_vars(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token)
+{
+    graphs_vb_t vb;
+
+    GRAPHS_VB_START(vb);
+    GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.p2p.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.p2p.count), GRAPHS_TOFF(a.p2p.dtype));
+    GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.p2p.count), GRAPHS_VR_COUNT, 0);
+    GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.p2p.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_INT(vb, dest, GRAPHS_TOFF(a.p2p.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
+    GRAPHS_VB_INT(vb, tag, GRAPHS_TOFF(a.p2p.tag), GRAPHS_VR_TAG, 0);
+    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Send_def: too many arguments bound to graph variables");
+    }
+    return graphs_send_def_make(buf, count, datatype, dest, tag, comm, token, &vb);
+}
+
 int MPIX_Send_def(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(buf)
                       | graphs_var_ptr_maybe(datatype)
                       | graphs_var_ptr_maybe(comm)
                       | (0 > (count | dest | tag)))) {
         return graphs_send_def_vars(buf, count, datatype, dest, tag, comm, token);
     }
-    if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        rc = graphs_check_p2p(comm, count, datatype, dest, tag, false);
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
-        }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_SEND, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_p2p(&t->a.p2p, (void *) buf, count, datatype, dest, tag, MPI_STATUS_IGNORE);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_send_def_make(buf, count, datatype, dest, tag, comm, token, NULL);
 }

@@ -27,30 +27,12 @@
 
 static const char FUNC_NAME[] = "MPIX_Sendrecv_def";
 
-/* some arguments may name graph variables: decoded one by one */
-static __opal_attribute_noinline__ int graphs_sendrecv_def_vars(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
+/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_sendrecv_def_make(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token, graphs_vb_t *vb)
 {
     ompi_mpix_token_t *t;
-    graphs_vb_t vb;
+    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
 
-    GRAPHS_VB_START(vb);
-    GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.sr.send.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.sr.send.count), GRAPHS_TOFF(a.sr.send.dtype));
-    GRAPHS_VB_INT(vb, sendcount, GRAPHS_TOFF(a.sr.send.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, sendtype, GRAPHS_TOFF(a.sr.send.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_INT(vb, dest, GRAPHS_TOFF(a.sr.send.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
-    GRAPHS_VB_INT(vb, sendtag, GRAPHS_TOFF(a.sr.send.tag), GRAPHS_VR_TAG, 0);
-    GRAPHS_VB_PTR(vb, recvbuf, GRAPHS_TOFF(a.sr.recv.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.sr.recv.count), GRAPHS_TOFF(a.sr.recv.dtype));
-    GRAPHS_VB_INT(vb, recvcount, GRAPHS_TOFF(a.sr.recv.count), GRAPHS_VR_COUNT, 0);
-    GRAPHS_VB_HANDLE(vb, recvtype, GRAPHS_TOFF(a.sr.recv.dtype), 1, MPI_BYTE);
-    GRAPHS_VB_INT(vb, source, GRAPHS_TOFF(a.sr.recv.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
-    GRAPHS_VB_INT(vb, recvtag, GRAPHS_TOFF(a.sr.recv.tag), GRAPHS_VR_TAG, 0);
-    GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.sr.recv.status), GRAPHS_VR_OUT, -1, -1);
-    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
-    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Sendrecv_def: too many arguments bound to graph variables");
-    }
-    const bool comm_var = graphs_vb_has(&vb, GRAPHS_TOFF(comm));
-    (void) comm_var;
     if (MPI_PARAM_CHECK) {
         int rc;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -73,15 +55,39 @@ static __opal_attribute_noinline__ int graphs_sendrecv_def_vars(const void *send
     graphs_set_p2p(&t->a.sr.send, (void *) sendbuf, sendcount, sendtype, dest, sendtag,
                    MPI_STATUS_IGNORE);
     graphs_set_p2p(&t->a.sr.recv, recvbuf, recvcount, recvtype, source, recvtag, status);
-    graphs_vb_commit(t, &vb);
+    if (NULL != vb) {
+        graphs_vb_commit(t, vb);
+    }
     *token = t;
     return MPI_SUCCESS;
 }
 
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_sendrecv_def_vars(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
+{
+    graphs_vb_t vb;
+
+    GRAPHS_VB_START(vb);
+    GRAPHS_VB_PTR(vb, sendbuf, GRAPHS_TOFF(a.sr.send.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.sr.send.count), GRAPHS_TOFF(a.sr.send.dtype));
+    GRAPHS_VB_INT(vb, sendcount, GRAPHS_TOFF(a.sr.send.count), GRAPHS_VR_COUNT, 0);
+    GRAPHS_VB_HANDLE(vb, sendtype, GRAPHS_TOFF(a.sr.send.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_INT(vb, dest, GRAPHS_TOFF(a.sr.send.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
+    GRAPHS_VB_INT(vb, sendtag, GRAPHS_TOFF(a.sr.send.tag), GRAPHS_VR_TAG, 0);
+    GRAPHS_VB_PTR(vb, recvbuf, GRAPHS_TOFF(a.sr.recv.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.sr.recv.count), GRAPHS_TOFF(a.sr.recv.dtype));
+    GRAPHS_VB_INT(vb, recvcount, GRAPHS_TOFF(a.sr.recv.count), GRAPHS_VR_COUNT, 0);
+    GRAPHS_VB_HANDLE(vb, recvtype, GRAPHS_TOFF(a.sr.recv.dtype), 1, MPI_BYTE);
+    GRAPHS_VB_INT(vb, source, GRAPHS_TOFF(a.sr.recv.peer), GRAPHS_VR_RANK, MPI_PROC_NULL);
+    GRAPHS_VB_INT(vb, recvtag, GRAPHS_TOFF(a.sr.recv.tag), GRAPHS_VR_TAG, 0);
+    GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.sr.recv.status), GRAPHS_VR_OUT, -1, -1);
+    GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);
+    if (vb.overflow) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Sendrecv_def: too many arguments bound to graph variables");
+    }
+    return graphs_sendrecv_def_make(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, token, &vb);
+}
+
 int MPIX_Sendrecv_def(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
-
     if (OPAL_UNLIKELY(graphs_var_ptr_maybe(sendbuf)
                       | graphs_var_ptr_maybe(sendtype)
                       | graphs_var_ptr_maybe(recvbuf)
@@ -91,28 +97,5 @@ int MPIX_Sendrecv_def(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       | (0 > (sendcount | dest | sendtag | recvcount | source | recvtag)))) {
         return graphs_sendrecv_def_vars(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, token);
     }
-    if (MPI_PARAM_CHECK) {
-        int rc;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        rc = graphs_check_p2p(comm, sendcount, sendtype, dest, sendtag, false);
-        if (MPI_SUCCESS == rc) {
-            rc = graphs_check_p2p(comm, recvcount, recvtype, source, recvtag, true);
-        }
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
-        }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-    t = graphs_token_new(GRAPHS_OP_SENDRECV, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_p2p(&t->a.sr.send, (void *) sendbuf, sendcount, sendtype, dest, sendtag,
-                   MPI_STATUS_IGNORE);
-    graphs_set_p2p(&t->a.sr.recv, recvbuf, recvcount, recvtype, source, recvtag, status);
-    *token = t;
-    return MPI_SUCCESS;
+    return graphs_sendrecv_def_make(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, token, NULL);
 }
