@@ -257,6 +257,17 @@ void graphs_token_release(ompi_mpix_token_t *token);
 /** Free a token that the ring let go (out of line: rare). */
 void graphs_token_drop(ompi_mpix_token_t *token);
 
+/** A new or reused token takes its kind and communicator. */
+static inline void graphs_token_arm(ompi_mpix_token_t *token, int kind, ompi_communicator_t *comm)
+{
+    token->kind = kind;
+    token->fast = GRAPHS_OP_GRAPH != kind && !graphs_kind_blocking(kind);
+    if (NULL != comm) {
+        graphs_keep_comm(comm);
+        token->comm = comm;
+    }
+}
+
 /** New token of a kind (args filled by the caller); NULL when out of memory. */
 static inline ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t *comm)
 {
@@ -282,12 +293,7 @@ static inline ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t 
         /* graphs_set_p2p fills every field of a point-to-point token */
         memset(&token->a, 0, sizeof(token->a));
     }
-    token->kind = kind;
-    token->fast = GRAPHS_OP_GRAPH != kind && !graphs_kind_blocking(kind);
-    if (NULL != comm) {
-        graphs_keep_comm(comm);
-        token->comm = comm;
-    }
+    graphs_token_arm(token, kind, comm);
     return token;
 }
 

@@ -144,12 +144,7 @@ ompi_mpix_token_t *graphs_token_alloc(int kind, ompi_communicator_t *comm)
     ompi_mpix_token_t *token = OBJ_NEW(ompi_mpix_token_t);
 
     if (NULL != token) {
-        token->kind = kind;
-        token->fast = GRAPHS_OP_GRAPH != kind && !graphs_kind_blocking(kind);
-        if (NULL != comm) {
-            graphs_keep_comm(comm);
-            token->comm = comm;
-        }
+        graphs_token_arm(token, kind, comm);
     }
     return token;
 }
