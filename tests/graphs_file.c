@@ -15,12 +15,14 @@
  * MPIX_Execute and on a stream; the blocking-only ones on an execution
  * request run on a worker thread when the library is thread safe (argv[1]
  * "pthread", mpi_async_progress=1, where the nonblocking file operations
- * also run beside the progress thread: patch 0014) and are refused
- * otherwise;
+ * also run beside the progress thread: patch 0014) and otherwise in the
+ * thread of the MPI_Wait/MPI_Test family call that drives the execution
+ * (patch 0020), alone or inside (nested) graphs;
  * Alloc_mem_def / Free_mem_def.
  */
 
 #include <stdint.h>
+#include <unistd.h>
 
 #include "common/qtest.h"
 #include <mpi-ext.h>
@@ -28,6 +30,95 @@
 #define B 256
 
 static int rank, size, threaded = 0;
+
+/* blocking-only operations inside graphs on execution requests, completed
+ * by MPI_Test, MPI_Waitall and MPI_Waitany, and an execution whose request
+ * the program freed (spec 4.2: in a library that is not thread safe they
+ * run in the thread of the call that drives the execution) */
+static void blocking_on_requests(const char *dir)
+{
+    char name[512];
+    MPI_File fh = MPI_FILE_NULL;
+    MPIX_Graph g, outer;
+    MPIX_Token t, topen, tg;
+    MPI_Request req, reqs[3];
+    int id, flag, indx = -1, tests, sent = rank, got = -1;
+
+    snprintf(name, sizeof(name), "%s/graphs_file2.dat", dir);
+
+    QT_STEP("file: a graph open -> close, persistent, completed by MPI_Test (twice)");
+    QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g));
+    QT_OK(MPIX_File_open_def(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR,
+                             MPI_INFO_NULL, &fh, &t));
+    QT_OK(MPIX_Graph_add(g, &t, &id, MPIX_DEP_NONE));
+    QT_OK(MPIX_File_close_def(&fh, &t));
+    QT_OK(MPIX_Graph_add(g, &t, NULL, id));
+    QT_OK(MPIX_Graph_def(g, MPI_INFO_NULL, &tg));
+    QT_OK(MPIX_Execute_init(tg, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &req));
+    for (int round = 0; round < 2; ++round) {
+        if (0 == rank) {
+            unlink(name);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        QT_OK(MPI_Start(&req));
+        flag = 0;
+        for (tests = 0; !flag && tests < 10000000; ++tests) {
+            QT_OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+        }
+        QT_CHECK(flag, "round %d: MPI_Test never completed the open -> close graph", round);
+        QT_CHECK(MPI_FILE_NULL == fh, "round %d: the graph's close left the handle", round);
+        QT_CHECK(0 == access(name, F_OK), "round %d: the graph's open made no file", round);
+        /* before rank 0 removes it for the next round */
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    QT_OK(MPI_Request_free(&req));
+
+    QT_STEP("file: that graph inside another one, by MPI_Waitall beside a sendrecv");
+    QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &outer));
+    QT_OK(MPIX_Graph_add(outer, &tg, NULL, MPIX_DEP_NONE)); /* consumes tg */
+    QT_OK(MPIX_Graph_def(outer, MPI_INFO_NULL, &t));
+    QT_OK(MPIX_Iexecute(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &reqs[0]));
+    QT_OK(MPI_Irecv(&got, 1, MPI_INT, (rank + size - 1) % size, 7, MPI_COMM_WORLD, &reqs[1]));
+    QT_OK(MPI_Isend(&sent, 1, MPI_INT, (rank + 1) % size, 7, MPI_COMM_WORLD, &reqs[2]));
+    QT_OK(MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE));
+    QT_CHECK(MPI_FILE_NULL == fh, "the nested graph's close left the handle");
+    QT_CHECK((rank + size - 1) % size == got, "received %d beside the graph", got);
+    QT_OK(MPIX_Token_free(&t));
+    QT_OK(MPIX_Graph_free(&outer));
+    QT_OK(MPIX_Graph_free(&g));
+
+    QT_STEP("file: an open by MPI_Waitany, then a close through a freed request");
+    QT_OK(MPIX_File_open_def(MPI_COMM_WORLD, name, MPI_MODE_RDWR, MPI_INFO_NULL, &fh, &topen));
+    QT_OK(MPIX_Iexecute(topen, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &reqs[0]));
+    reqs[1] = MPI_REQUEST_NULL;
+    QT_OK(MPI_Waitany(2, reqs, &indx, MPI_STATUS_IGNORE));
+    QT_CHECK(0 == indx, "MPI_Waitany gave index %d", indx);
+    QT_CHECK(MPI_FILE_NULL != fh, "the open by MPI_Waitany gave no handle");
+    QT_OK(MPIX_Token_free(&topen));
+    if (MPI_FILE_NULL == fh) {
+        return;
+    }
+    QT_OK(MPIX_File_close_def(&fh, &t));
+    QT_OK(MPIX_Iexecute(t, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &req));
+    QT_OK(MPI_Request_free(&req));
+    QT_OK(MPIX_Token_free(&t));
+    if (threaded) {
+        /* a worker thread closes it: wait for the handle to go */
+        for (tests = 0; MPI_FILE_NULL != fh && tests < 10000000; ++tests) {
+            QT_OK(MPI_Test(&reqs[1], &flag, MPI_STATUS_IGNORE));
+        }
+    } else {
+        /* any MPI_Wait-family call drives the freed request's execution */
+        QT_OK(MPI_Irecv(&got, 1, MPI_INT, (rank + size - 1) % size, 8, MPI_COMM_WORLD, &reqs[0]));
+        QT_OK(MPI_Isend(&sent, 1, MPI_INT, (rank + 1) % size, 8, MPI_COMM_WORLD, &reqs[1]));
+        QT_OK(MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE));
+    }
+    QT_CHECK(MPI_FILE_NULL == fh, "the close through a freed request left the handle");
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        unlink(name);
+    }
+}
 
 static void file_ops(const char *dir)
 {
@@ -97,24 +188,22 @@ static void file_ops(const char *dir)
         QT_OK(MPIX_Stream_free(&s));
     }
 
-    QT_STEP("file: File_close_def on an execution request");
+    QT_STEP("file: File_close_def on an execution request, completed by MPI_Wait");
     QT_OK(MPIX_File_close_def(&fh, &tclose));
+    /* thread safe: a worker thread closes the file while this thread
+     * waits; otherwise MPI_Wait runs the close in this thread (spec 4.2) */
     rc = MPIX_Iexecute(tclose, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &req);
-    if (threaded) {
-        /* a worker thread closes the file while this thread waits */
-        QT_CHECK(MPI_SUCCESS == rc, "MPIX_Iexecute of a close returned %d", rc);
-        if (MPI_SUCCESS == rc) {
-            QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
-        }
+    MPI_Error_class(rc, &cls);
+    QT_CHECK(MPI_SUCCESS == rc, "MPIX_Iexecute of a close gave class %d", cls);
+    if (MPI_SUCCESS == rc) {
+        QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
     } else {
-        MPI_Error_class(rc, &cls);
-        QT_CHECK(MPI_ERR_UNSUPPORTED_OPERATION == cls,
-                 "a blocking-only token on a request in MPI_THREAD_SINGLE gave class %d", cls);
         QT_OK(MPIX_Execute(tclose, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL));
     }
     QT_CHECK(MPI_FILE_NULL == fh, "the deferred close left the handle");
     QT_OK(MPIX_Token_free(&tclose));
 
+    blocking_on_requests(dir);
     QT_STEP("file: open and close on a stream (sync runs the blocking-only ones)");
     {
         MPIX_Stream s;

@@ -400,14 +400,7 @@ for nm, persistent in (("Iexecute", "false"), ("Execute_init", "true")):
     int ret;
 
     (void) info;
-""" + EXEC_CHECK.format(extra=argerr("NULL == request", "request is a NULL pointer")
-                       + """    if (graphs_token_blocking(token) && !opal_using_threads()) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_UNSUPPORTED_OPERATION, "MPIX_%s: a "
-                                               "blocking-only operation (file open or close) "
-                                               "runs on a worker thread, which needs a "
-                                               "thread-safe library; use MPIX_Execute");
-    }
-""" % nm) + """    if (MPIX_OFFLOAD_CUDA == loc_type) {{
+""" + EXEC_CHECK.format(extra=argerr("NULL == request", "request is a NULL pointer")) + """    if (MPIX_OFFLOAD_CUDA == loc_type) {{
         ret = graphs_cuda_create(token, loc_info, &cuda, &msg);
         if (MPI_SUCCESS != ret) {{
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);

@@ -278,6 +278,57 @@ OMPI_DECLSPEC void ompi_queue_exec_cancel(ompi_queue_exec_t *exec);
 /** Drive one execution from a blocking call: opal_progress once, then advance it (may_block). */
 OMPI_DECLSPEC void ompi_queue_exec_drive(ompi_queue_exec_t *exec);
 
+/**
+ * Blocking-only nodes in a library that is not thread safe (spec 4.2): no
+ * worker thread may start them and progress must not, so they wait for a
+ * blocking call that drives their execution.  The owner of an execution
+ * that a program waits for through a request (an MPIX execution request)
+ * registers the pair for the request's life (ompi_queue_exec_hold); MPI_Wait,
+ * MPI_Test and their array forms call ompi_queue_exec_drive_held() on their
+ * requests before completing them, so a held execution advances there with
+ * may_block, in the program's thread, and in no unrelated MPI call.
+ * Number of held executions: the bindings' test is one load of it.
+ */
+OMPI_DECLSPEC extern volatile int32_t ompi_queue_exec_nheld;
+
+/** How long ompi_queue_exec_drive_held() drives (the calling binding's rule). */
+typedef enum {
+    OMPI_QUEUE_DRIVE_ONCE = 0,  /**< one advance each (MPI_Test and its array forms) */
+    OMPI_QUEUE_DRIVE_ANY = 1,   /**< until an active request completes (Waitany, Waitsome) */
+    OMPI_QUEUE_DRIVE_ALL = 2,   /**< until every held one completes (Wait, Waitall) */
+} ompi_queue_drive_mode_t;
+
+/**
+ * Register exec as held, waited for through req.  Called by the owner, in
+ * the thread that made the request, before the request is started.
+ *
+ * @return OMPI_SUCCESS, or OMPI_ERR_OUT_OF_RESOURCE (nothing registered)
+ */
+OMPI_DECLSPEC int ompi_queue_exec_hold(ompi_queue_exec_t *exec, ompi_request_t *req);
+
+/** The program freed the request of a held execution that still runs: any
+ * MPI_Wait-family call (ANY or ALL) drives it from now on. */
+OMPI_DECLSPEC void ompi_queue_exec_orphan(ompi_queue_exec_t *exec);
+
+/** Unregister (the request is released); a no-op for an execution not held. */
+OMPI_DECLSPEC void ompi_queue_exec_unhold(ompi_queue_exec_t *exec);
+
+OMPI_DECLSPEC void ompi_queue_exec_drive_held_slow(size_t count, ompi_request_t **reqs,
+                                                   ompi_queue_drive_mode_t mode);
+
+/**
+ * Drive the held executions among reqs (count of them; MPI_REQUEST_NULL and
+ * other requests are skipped) as mode says, calling opal_progress between
+ * passes; returns at once when nothing is held.  Program's thread, no lock.
+ */
+static inline void ompi_queue_exec_drive_held(size_t count, ompi_request_t **reqs,
+                                              ompi_queue_drive_mode_t mode)
+{
+    if (OPAL_UNLIKELY(0 != ompi_queue_exec_nheld) && NULL != reqs) {
+        ompi_queue_exec_drive_held_slow(count, reqs, mode);
+    }
+}
+
 /** Unregister the progress callback (finalization; nothing may be active). */
 OMPI_DECLSPEC void ompi_queue_exec_progress_fini(void);
 

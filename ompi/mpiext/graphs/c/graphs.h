@@ -638,6 +638,8 @@ typedef struct graphs_request_t {
     int loc_type;
     bool completed;                 /**< the current execution completed (under exec.lock) */
     bool user_freed;                /**< freed by the program while active */
+    bool held;                      /**< its blocking-only nodes wait for MPI_Wait/MPI_Test
+                                         (ompi_queue_exec_hold) */
     bool error_kept;                /**< the error path's free of a failed execution was absorbed */
     int last_error, last_op;        /**< of the last completed execution */
     /* MPIX_OFFLOAD_CUDA: the queue and inner request that order it in the

@@ -143,6 +143,7 @@ static void graphs_request_clear(graphs_request_t *req)
     req->loc_type = MPIX_LOC_INPLACE;
     req->completed = false;
     req->user_freed = false;
+    req->held = false;
     req->error_kept = false;
     req->last_error = MPI_SUCCESS;
     req->last_op = MPIX_DEP_NONE;
@@ -278,6 +279,10 @@ static graphs_request_t *graphs_request_get(void)
 
 static void graphs_request_release(graphs_request_t *req, bool deferred)
 {
+    if (req->held) {
+        ompi_queue_exec_unhold(&req->exec);
+        req->held = false;
+    }
     if (deferred) {
         graphs_location_release_deferred(req->loc_type);
     } else {
@@ -489,6 +494,15 @@ int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persisten
         }
         return MPI_ERR_NO_MEM;
     }
+    if (NULL == cuda && !opal_using_threads() && graphs_token_blocking(token)) {
+        /* no worker thread may run its blocking-only nodes, and progress
+         * must not: MPI_Wait and MPI_Test on the request will (spec 4.2) */
+        if (OMPI_SUCCESS != ompi_queue_exec_hold(&req->exec, &req->super)) {
+            OBJ_RELEASE(req);
+            return MPI_ERR_NO_MEM;
+        }
+        req->held = true;
+    }
     OMPI_REQUEST_INIT(&req->super, persistent);
     /* errors at completion go to the handler of the operation's
      * communicator (retained by the token, so valid as long as the
@@ -549,6 +563,11 @@ static int graphs_request_free(ompi_request_t **request)
             /* the execution goes on; its completion releases the request */
             req->user_freed = true;
             release = false;
+            if (req->held) {
+                /* nothing waits for this request now: the MPI_Wait-family
+                 * calls on any request drive the execution */
+                ompi_queue_exec_orphan(&req->exec);
+            }
         }
         OPAL_THREAD_UNLOCK(&req->exec.lock);
     }

@@ -50,12 +50,6 @@ int MPIX_Iexecute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info,
     if (NULL == request) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Iexecute: request is a NULL pointer");
     }
-    if (graphs_token_blocking(token) && !opal_using_threads()) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_UNSUPPORTED_OPERATION, "MPIX_Iexecute: a "
-                                               "blocking-only operation (file open or close) "
-                                               "runs on a worker thread, which needs a "
-                                               "thread-safe library; use MPIX_Execute");
-    }
     ret = graphs_location_acquire(loc_type, loc_info, &msg);
     if (MPI_SUCCESS != ret) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);

@@ -1,0 +1,169 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Held executions: blocking-only nodes that, in a library that is not
+ * thread safe, the MPI_Wait and MPI_Test families run in the program's
+ * thread (spec 4.2; see queue_exec.h and patch 0020).
+ */
+
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "opal/runtime/opal_progress.h"
+#include "ompi/constants.h"
+#include "ompi/mca/queue/base/queue_exec.h"
+
+/* Held executions (see ompi_queue_exec_hold): few, looked up by request.
+ * They exist only in a library that is not thread safe, where the lock is
+ * a no-op; it is taken all the same, so that the table stays consistent if
+ * that ever changes. */
+typedef struct {
+    ompi_queue_exec_t *exec;
+    ompi_request_t *req;  /* NULL: freed by the program (orphan) */
+} exec_held_t;
+
+volatile int32_t ompi_queue_exec_nheld = 0;
+static exec_held_t *exec_held = NULL;
+static int32_t exec_held_size = 0;
+static opal_mutex_t exec_held_lock = OPAL_MUTEX_STATIC_INIT;
+
+int ompi_queue_exec_hold(ompi_queue_exec_t *exec, ompi_request_t *req)
+{
+    OPAL_THREAD_LOCK(&exec_held_lock);
+    if (ompi_queue_exec_nheld == exec_held_size) {
+        int32_t size = exec_held_size ? 2 * exec_held_size : 8;
+        exec_held_t *held = realloc(exec_held, size * sizeof(*held));
+        if (NULL == held) {
+            OPAL_THREAD_UNLOCK(&exec_held_lock);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        exec_held = held;
+        exec_held_size = size;
+    }
+    exec_held[ompi_queue_exec_nheld].exec = exec;
+    exec_held[ompi_queue_exec_nheld].req = req;
+    ompi_queue_exec_nheld++;
+    OPAL_THREAD_UNLOCK(&exec_held_lock);
+    return OMPI_SUCCESS;
+}
+
+/* held lock held: the index of exec in the table, or -1 */
+static int32_t exec_held_index(const ompi_queue_exec_t *exec)
+{
+    for (int32_t i = 0; i < ompi_queue_exec_nheld; ++i) {
+        if (exec_held[i].exec == exec) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+void ompi_queue_exec_orphan(ompi_queue_exec_t *exec)
+{
+    int32_t i;
+
+    OPAL_THREAD_LOCK(&exec_held_lock);
+    if (0 <= (i = exec_held_index(exec))) {
+        exec_held[i].req = NULL;
+    }
+    OPAL_THREAD_UNLOCK(&exec_held_lock);
+}
+
+void ompi_queue_exec_unhold(ompi_queue_exec_t *exec)
+{
+    int32_t i;
+
+    OPAL_THREAD_LOCK(&exec_held_lock);
+    if (0 <= (i = exec_held_index(exec))) {
+        exec_held[i] = exec_held[--ompi_queue_exec_nheld];
+    }
+    if (0 == ompi_queue_exec_nheld) {
+        free(exec_held);
+        exec_held = NULL;
+        exec_held_size = 0;
+    }
+    OPAL_THREAD_UNLOCK(&exec_held_lock);
+}
+
+/* the held execution waited for through req (NULL: an orphan), from index
+ * *from on; NULL when there is none */
+static ompi_queue_exec_t *exec_held_next(const ompi_request_t *req, int32_t *from)
+{
+    ompi_queue_exec_t *exec = NULL;
+
+    OPAL_THREAD_LOCK(&exec_held_lock);
+    for (; *from < ompi_queue_exec_nheld; ++*from) {
+        if (exec_held[*from].req == req) {
+            exec = exec_held[(*from)++].exec;
+            break;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&exec_held_lock);
+    return exec;
+}
+
+/* no lock held: the advance may start a blocking-only node, which runs
+ * opal_progress, where another held execution may complete and leave the
+ * table */
+static void exec_held_advance(ompi_queue_exec_t *exec)
+{
+    OPAL_THREAD_LOCK(&exec->lock);
+    (void) ompi_queue_exec_advance(exec, true);
+    OPAL_THREAD_UNLOCK(&exec->lock);
+}
+
+void ompi_queue_exec_drive_held_slow(size_t count, ompi_request_t **reqs,
+                                     ompi_queue_drive_mode_t mode)
+{
+    for (;;) {
+        bool driven = false, any_active = false, any_done = false, all_done = true;
+        ompi_queue_exec_t *exec;
+        int32_t from;
+
+        for (size_t i = 0; i < count; ++i) {
+            ompi_request_t *req = reqs[i];
+
+            if (NULL == req || OMPI_REQUEST_INACTIVE == req->req_state) {
+                continue;
+            }
+            any_active = true;
+            if (REQUEST_COMPLETE(req)) {
+                any_done = true;
+                continue;
+            }
+            from = 0;
+            if (NULL != (exec = exec_held_next(req, &from))) {
+                exec_held_advance(exec);
+                driven = true;
+                all_done = false;
+            }
+        }
+        if (OMPI_QUEUE_DRIVE_ONCE != mode) {
+            /* freed requests: nobody else waits for their executions (an
+             * index may be visited twice or skipped when the table changes
+             * meanwhile; the next pass or call takes it) */
+            from = 0;
+            while (NULL != (exec = exec_held_next(NULL, &from))) {
+                exec_held_advance(exec);
+                driven = true;
+            }
+        }
+        if (!driven || !any_active || OMPI_QUEUE_DRIVE_ONCE == mode
+            || (OMPI_QUEUE_DRIVE_ANY == mode && any_done)
+            || (OMPI_QUEUE_DRIVE_ALL == mode && all_done)) {
+            return;
+        }
+        /* completes what the advance started, and calls the done callback
+         * of an execution that completed */
+        opal_progress();
+    }
+}
