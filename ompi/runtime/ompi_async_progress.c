@@ -160,17 +160,16 @@ static cpu_set_t ompi_async_progress_bound;
 static opal_atomic_int32_t ompi_async_progress_rebind = 0;
 #endif
 
-/* Keep the progress thread off a core where another thread of the process
- * runs, while its binding allows other cores.  Linux starts a new thread on
- * its creator's core, where it waits for the creator's time slice to end
- * (up to a scheduler tick, 4 ms), and moves a thread that stays runnable
- * (this one yields, never sleeps, while work is pending) only at a periodic
- * load balance, which spares it while it is cache hot (it ran within the
- * last half millisecond, which a yielding thread always did): it stays on
- * the crowded core for milliseconds while another core idles.  Leaving the
- * core is a change of the thread's CPU mask to the binding less that core;
- * the kernel migrates the thread at once, and the whole binding is restored
- * where it then runs.  Returns true when the thread was moved. */
+/* Move a new progress thread off its creator's core, while its binding
+ * allows another.  Linux starts a new thread on its creator's core, where it
+ * waits for the creator's time slice to end (up to a scheduler tick), and
+ * moves a thread that stays runnable (this one yields, never sleeps, while
+ * work is pending) only at a periodic load balance, which spares it while it
+ * is cache hot (it ran within the last half millisecond, which a yielding
+ * thread always did): it stays on the crowded core for milliseconds while
+ * another core idles.  The thread's CPU mask becomes the binding less that
+ * core (the kernel migrates a queued thread at once); the thread restores
+ * the whole binding where it then runs.  True when the thread was moved. */
 static bool ompi_async_progress_leave(pthread_t thread, int cpu)
 {
 #if defined(__linux__)
