@@ -153,6 +153,55 @@ void ompi_async_progress_kick(void)
     }
 }
 
+#if defined(__linux__)
+/* The binding the thread inherited from its creator, restored by the thread
+ * once the creator has moved it off the creator's core (rebind set) */
+static cpu_set_t ompi_async_progress_bound;
+static opal_atomic_int32_t ompi_async_progress_rebind = 0;
+#endif
+
+/* Move a new progress thread off its creator's core, while its binding
+ * allows another.  Linux starts a new thread on its creator's core, where it
+ * waits for the creator's time slice to end (up to a scheduler tick), and
+ * moves a thread that stays runnable (this one yields, never sleeps, while
+ * work is pending) only at a periodic load balance, which spares it while it
+ * is cache hot (it ran within the last half millisecond, which a yielding
+ * thread always did): it stays on the crowded core for milliseconds while
+ * another core idles.  The thread's CPU mask becomes the binding less that
+ * core (the kernel migrates a queued thread at once); the thread restores
+ * the whole binding where it then runs.  True when the thread was moved. */
+static bool ompi_async_progress_leave(pthread_t thread, int cpu)
+{
+#if defined(__linux__)
+    cpu_set_t bound, others;
+
+    if (0 > cpu || 0 != pthread_getaffinity_np(thread, sizeof(bound), &bound)
+        || !CPU_ISSET(cpu, &bound) || 2 > CPU_COUNT(&bound)) {
+        return false;
+    }
+    others = bound;
+    CPU_CLR(cpu, &others);
+    if (0 != pthread_setaffinity_np(thread, sizeof(others), &others)) {
+        return false;
+    }
+    ompi_async_progress_bound = bound;
+    return true;
+#else
+    (void) thread;
+    (void) cpu;
+    return false;
+#endif
+}
+
+static inline int ompi_async_progress_cpu(void)
+{
+#if defined(__linux__)
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+}
+
 static void *ompi_async_progress_main(opal_object_t *arg)
 {
     unsigned int idle = 0;
@@ -161,6 +210,15 @@ static void *ompi_async_progress_main(opal_object_t *arg)
 
     while (ompi_async_progress_is_running()) {
         int32_t seen = ompi_async_progress_kicks;
+#if defined(__linux__)
+        if (0 != ompi_async_progress_rebind) {
+            /* moved off the creator's core: the whole binding again */
+            opal_atomic_rmb();
+            (void) pthread_setaffinity_np(pthread_self(), sizeof(ompi_async_progress_bound),
+                                          &ompi_async_progress_bound);
+            ompi_async_progress_rebind = 0;
+        }
+#endif
         if (0 < opal_progress()) {
             idle = 0;
             sleep_ns = 1000;
@@ -211,6 +269,9 @@ static int ompi_async_progress_launch(void)
     ompi_async_progress_thread.t_run = ompi_async_progress_main;
     ompi_async_progress_thread.t_arg = NULL;
     (void) opal_atomic_swap_32(&ompi_async_progress_running, 1);
+#if defined(__linux__)
+    ompi_async_progress_rebind = 0;
+#endif
     ret = opal_thread_start(&ompi_async_progress_thread);
     if (OPAL_SUCCESS != ret) {
         (void) opal_atomic_swap_32(&ompi_async_progress_running, 0);
@@ -219,6 +280,13 @@ static int ompi_async_progress_launch(void)
         return ret;
     }
     ompi_async_progress_started = true;
+    /* the creator goes on running on its core */
+    if (ompi_async_progress_leave(ompi_async_progress_thread.t_handle, ompi_async_progress_cpu())) {
+#if defined(__linux__)
+        opal_atomic_wmb();
+        ompi_async_progress_rebind = 1;
+#endif
+    }
     return OMPI_SUCCESS;
 }
 
