@@ -165,9 +165,8 @@ static opal_atomic_int32_t ompi_async_progress_rebind = 0;
  * waits for the creator's time slice to end (up to a scheduler tick), and
  * moves a thread that stays runnable (this one yields, never sleeps, while
  * work is pending) only at a periodic load balance, which spares it while it
- * is cache hot (it ran within the last half millisecond, which a yielding
- * thread always did): it stays on the crowded core for milliseconds while
- * another core idles.  The thread's CPU mask becomes the binding less that
+ * is cache hot (a yielding thread always is): it stays on the crowded core
+ * while another core idles (docs/graphs-streams.md, overlap).  The thread's CPU mask becomes the binding less that
  * core (the kernel migrates a queued thread at once); the thread restores
  * the whole binding where it then runs.  True when the thread was moved. */
 static bool ompi_async_progress_leave(pthread_t thread, int cpu)
