@@ -114,7 +114,8 @@ typedef struct mca_match_sm_half_t {
     size_t bytes;              /**< moved per message: min of the two sides */
     size_t chunk;              /**< bytes per chunk */
     uint64_t nchunks;          /**< chunks per message */
-    uint64_t depth;            /**< chunks the ring holds (1: one at a time) */
+    uint64_t depth;            /**< chunks the ring holds (1: one at a time), or lines
+                                    (inline: a power of two) */
     unsigned char *cptr;       /**< contiguous data */
     pid_t cma_pid;             /**< receive: the sender's process */
     uint64_t cma_addr;         /**< receive: the sender's data */

@@ -80,6 +80,10 @@ static void match_sm_geometry(mca_match_sm_half_t *req, uint64_t send_bytes,
     if (req->inl) {
         size_t lines = (size_t) chunk_size * ring_chunks / MCA_MATCH_SM_LINE;
         req->depth = lines < MCA_MATCH_SM_INLINE_LINES ? lines : MCA_MATCH_SM_INLINE_LINES;
+        while (0 != (req->depth & (req->depth - 1))) {
+            /* a power of two: a line is found with a mask */
+            req->depth &= req->depth - 1;
+        }
     }
 }
 

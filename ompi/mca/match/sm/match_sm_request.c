@@ -93,10 +93,11 @@ static inline unsigned char *match_sm_chunk_at(const mca_match_sm_half_t *req, u
     return req->ring + (n % req->depth) * req->chunk;
 }
 
-/* the stamped line of message n (inline) */
+/* the stamped line of message n (inline: depth is a power of two, so
+ * that no division is on the path of a small message) */
 static inline volatile uint64_t *match_sm_line_at(const mca_match_sm_half_t *req, uint64_t n)
 {
-    return (volatile uint64_t *) (req->ring + (n % req->depth) * MCA_MATCH_SM_LINE);
+    return (volatile uint64_t *) (req->ring + (n & (req->depth - 1)) * MCA_MATCH_SM_LINE);
 }
 
 static void match_sm_pack(mca_match_sm_half_t *req, unsigned char *dst, size_t len)
@@ -150,44 +151,53 @@ static int match_sm_unpack(mca_match_sm_half_t *req, unsigned char *src, size_t 
     return MPI_SUCCESS;
 }
 
-/* Move what can be moved.  Returns true when the request is complete. */
-static bool match_sm_advance(mca_match_sm_half_t *req)
+/* A message in one stamped line.  Returns true when the request is
+ * complete. */
+static inline bool match_sm_advance_inline(mca_match_sm_half_t *req)
 {
     mca_match_sm_slot_t *slot = req->slot;
+    volatile uint64_t *line = match_sm_line_at(req, req->count);
 
-    if (req->inl) {
-        volatile uint64_t *line = match_sm_line_at(req, req->count);
-
-        if (req->is_send) {
-            if (0 == req->done) {
-                if (req->count - req->peer_count >= req->depth) {
-                    req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
-                    if (req->count - req->peer_count >= req->depth) {
-                        return false;
-                    }
-                }
-                if (0 < req->bytes) {
-                    match_sm_pack(req, (unsigned char *) (line + 1), req->bytes);
-                }
-                req->done = 1;
-                __atomic_store_n(line, ++req->count, __ATOMIC_RELEASE);
-            }
-            if (req->sync && req->peer_count < req->count) {
+    if (req->is_send) {
+        if (0 == req->done) {
+            if (req->count - req->peer_count >= req->depth) {
                 req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
-                return req->peer_count >= req->count;
+                if (req->count - req->peer_count >= req->depth) {
+                    return false;
+                }
             }
-            return true;
+            if (0 < req->bytes) {
+                match_sm_pack(req, (unsigned char *) (line + 1), req->bytes);
+            }
+            req->done = 1;
+            __atomic_store_n(line, ++req->count, __ATOMIC_RELEASE);
         }
-        if (__atomic_load_n(line, __ATOMIC_ACQUIRE) != req->count + 1) {
-            return false;
+        if (req->sync && req->peer_count < req->count) {
+            req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
+            return req->peer_count >= req->count;
         }
-        if (0 < req->bytes) {
-            (void) match_sm_unpack(req, (unsigned char *) (line + 1), req->bytes);
-        }
-        req->done = 1;
-        __atomic_store_n(&slot->ack, ++req->count, __ATOMIC_RELEASE);
         return true;
     }
+    if (__atomic_load_n(line, __ATOMIC_ACQUIRE) != req->count + 1) {
+        return false;
+    }
+    if (0 < req->bytes) {
+        if (OPAL_LIKELY(req->contiguous)) {
+            memcpy(req->cptr, (unsigned char *) (line + 1), req->bytes);
+        } else {
+            (void) match_sm_unpack(req, (unsigned char *) (line + 1), req->bytes);
+        }
+    }
+    req->done = 1;
+    __atomic_store_n(&slot->ack, ++req->count, __ATOMIC_RELEASE);
+    return true;
+}
+
+/* A message through the chunk ring, or by single copy.  Returns true when
+ * the request is complete. */
+static bool match_sm_advance_chunks(mca_match_sm_half_t *req)
+{
+    mca_match_sm_slot_t *slot = req->slot;
 
     if (req->is_send) {
         while (req->done < req->nchunks) {
@@ -237,6 +247,12 @@ static bool match_sm_advance(mca_match_sm_half_t *req)
         __atomic_store_n(&slot->ack, ++req->count, __ATOMIC_RELEASE);
     }
     return true;
+}
+
+/* Move what can be moved.  Returns true when the request is complete. */
+static inline bool match_sm_advance(mca_match_sm_half_t *req)
+{
+    return OPAL_LIKELY(req->inl) ? match_sm_advance_inline(req) : match_sm_advance_chunks(req);
 }
 
 static inline void match_sm_complete(mca_match_sm_half_t *req)
