@@ -142,10 +142,10 @@ static int match_ucx_put(mca_match_ucx_half_t *req, int slot, const void *src, s
 /* lock held: write value at off in the peer's slot (its word at 0, or an
  * inline line's stamp): a release store when the peer's region is mapped
  * here (a shared-memory transport), else a put */
-static int match_ucx_put_word(mca_match_ucx_half_t *req, int slot, size_t off,
-                              uint64_t value)
+static inline int match_ucx_put_word(mca_match_ucx_half_t *req, int slot, size_t off,
+                                     uint64_t value)
 {
-    if (NULL != req->peer_ptr) {
+    if (OPAL_LIKELY(NULL != req->peer_ptr)) {
         __atomic_store_n((uint64_t *) (req->peer_ptr + off), value, __ATOMIC_RELEASE);
         return MPI_SUCCESS;
     }
@@ -155,7 +155,7 @@ static int match_ucx_put_word(mca_match_ucx_half_t *req, int slot, size_t off,
 }
 
 /* lock held: are the request's operations complete? */
-static bool match_ucx_ops_done(mca_match_ucx_half_t *req)
+static bool match_ucx_ops_check(mca_match_ucx_half_t *req)
 {
     for (int i = 0; i < 2; ++i) {
         if (NULL != req->ops[i]) {
@@ -173,6 +173,12 @@ static bool match_ucx_ops_done(mca_match_ucx_half_t *req)
     return true;
 }
 
+static inline bool match_ucx_ops_done(mca_match_ucx_half_t *req)
+{
+    /* stores into a mapped region leave no operation */
+    return (NULL == req->ops[0] && NULL == req->ops[1]) || match_ucx_ops_check(req);
+}
+
 static void match_ucx_pack(mca_match_ucx_half_t *req, unsigned char *dst)
 {
     struct iovec iov = {.iov_base = dst, .iov_len = req->bytes};
@@ -183,20 +189,25 @@ static void match_ucx_pack(mca_match_ucx_half_t *req, unsigned char *dst)
     (void) opal_convertor_pack(&req->convertor, &iov, &iov_count, &max_data);
 }
 
-static void match_ucx_unpack(mca_match_ucx_half_t *req, unsigned char *src)
+static void match_ucx_unpack_convertor(mca_match_ucx_half_t *req, unsigned char *src)
 {
     struct iovec iov = {.iov_base = src, .iov_len = req->bytes};
     uint32_t iov_count = 1;
     size_t max_data = req->bytes, zero = 0;
 
-    if (req->contiguous) {
+    (void) opal_convertor_set_position(&req->convertor, &zero);
+    (void) opal_convertor_unpack(&req->convertor, &iov, &iov_count, &max_data);
+}
+
+static inline void match_ucx_unpack(mca_match_ucx_half_t *req, unsigned char *src)
+{
+    if (OPAL_LIKELY(req->contiguous)) {
         if (src != req->cptr) {
             memcpy(req->cptr, src, req->bytes);
         }
         return;
     }
-    (void) opal_convertor_set_position(&req->convertor, &zero);
-    (void) opal_convertor_unpack(&req->convertor, &iov, &iov_count, &max_data);
+    match_ucx_unpack_convertor(req, src);
 }
 
 /* the count in the own slot's word, 0 while the word holds a value meant
@@ -266,21 +277,10 @@ static int match_ucx_tag_op(mca_match_ucx_half_t *req, int slot, void *buf)
     return MPI_SUCCESS;
 }
 
-/* lock held: the message's bytes into the peer's region at off (src: the
- * send buffer, or the bounce buffer of a non-contiguous one).  Where UCX
- * mapped the region here, a copy (the release store of the flag or stamp
- * after it orders it); otherwise a put and a fence, since data and flag go
- * into one region over one lane, where a fence orders them. */
-static int match_ucx_write_data(mca_match_ucx_half_t *req, const void *src, size_t off)
+/* lock held: the message's bytes put into the peer's region at off, and
+ * a fence (see match_ucx_write_data) */
+static int match_ucx_write_data_put(mca_match_ucx_half_t *req, const void *src, size_t off)
 {
-    if (NULL != req->peer_ptr) {
-        if (req->contiguous) {
-            memcpy(req->peer_ptr + off, src, req->bytes);
-        } else {
-            match_ucx_pack(req, req->peer_ptr + off);
-        }
-        return MPI_SUCCESS;
-    }
     if (!req->contiguous) {
         match_ucx_pack(req, req->bounce);
     }
@@ -290,6 +290,24 @@ static int match_ucx_write_data(mca_match_ucx_half_t *req, const void *src, size
     }
     (void) ucp_worker_fence(mca_match_ucx_worker());
     return MPI_SUCCESS;
+}
+
+/* lock held: the message's bytes into the peer's region at off (src: the
+ * send buffer, or the bounce buffer of a non-contiguous one).  Where UCX
+ * mapped the region here, a copy (the release store of the flag or stamp
+ * after it orders it); otherwise a put and a fence, since data and flag go
+ * into one region over one lane, where a fence orders them. */
+static inline int match_ucx_write_data(mca_match_ucx_half_t *req, const void *src, size_t off)
+{
+    if (OPAL_LIKELY(NULL != req->peer_ptr)) {
+        if (OPAL_LIKELY(req->contiguous)) {
+            memcpy(req->peer_ptr + off, src, req->bytes);
+        } else {
+            match_ucx_pack(req, req->peer_ptr + off);
+        }
+        return MPI_SUCCESS;
+    }
+    return match_ucx_write_data_put(req, src, off);
 }
 
 /* lock held: the send of message m, once the grant it needs is there */
