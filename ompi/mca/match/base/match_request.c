@@ -98,9 +98,6 @@ static int match_inner_complete(ompi_request_t *inner)
 {
     mca_match_request_t *req = (mca_match_request_t *) inner->req_complete_cb_data;
     ompi_status_public_t *status = &req->super.req_status;
-    /* read before the completion: from then on the owner may release it */
-    struct ompi_queue_t *queue = req->mr_queue;
-    int32_t running = MCA_MATCH_HANDOFF_RUNNING;
 
     status->MPI_SOURCE = (MCA_MATCH_KIND_SEND == req->mr_kind) ? req->mr_desc.comm->c_my_rank
                                                                : req->mr_peer;
@@ -109,23 +106,8 @@ static int match_inner_complete(ompi_request_t *inner)
     status->_cancelled = inner->req_status._cancelled;
     status->_ucount = inner->req_status._ucount;
     inner->req_state = OMPI_REQUEST_INACTIVE;
-    if (NULL != queue) {
-        /* an owner holds it, so it cannot be freed meanwhile */
-        ompi_request_complete(&req->super, true);
-        if (NULL != mca_match_owner_completed) {
-            mca_match_owner_completed(queue);
-        }
-        return 1;
-    }
-    /* decide before completing: once complete, a waiting thread may free
-     * and release the request at any moment */
-    if (!OPAL_THREAD_COMPARE_EXCHANGE_STRONG_32(&req->mr_handoff, &running,
-                                                MCA_MATCH_HANDOFF_COMPLETING)) {
-        /* the program freed it while active: nobody waits for it */
-        mca_match_base_release_later(&req->super);
-        return 1;
-    }
-    ompi_request_complete(&req->super, true);
+    /* the same completion as a channel's that runs on the matched request */
+    mca_match_request_channel_done(req);
     return 1;
 }
 
