@@ -167,7 +167,12 @@ static inline bool match_sm_advance_inline(mca_match_sm_half_t *req)
                 }
             }
             if (0 < req->bytes) {
-                match_sm_pack(req, (unsigned char *) (line + 1), req->bytes);
+                if (OPAL_LIKELY(req->contiguous)) {
+                    mca_match_base_copy_small((unsigned char *) (line + 1), req->cptr,
+                                              req->bytes);
+                } else {
+                    match_sm_pack(req, (unsigned char *) (line + 1), req->bytes);
+                }
             }
             req->done = 1;
             __atomic_store_n(line, ++req->count, __ATOMIC_RELEASE);
@@ -183,7 +188,7 @@ static inline bool match_sm_advance_inline(mca_match_sm_half_t *req)
     }
     if (0 < req->bytes) {
         if (OPAL_LIKELY(req->contiguous)) {
-            memcpy(req->cptr, (unsigned char *) (line + 1), req->bytes);
+            mca_match_base_copy_small(req->cptr, (unsigned char *) (line + 1), req->bytes);
         } else {
             (void) match_sm_unpack(req, (unsigned char *) (line + 1), req->bytes);
         }

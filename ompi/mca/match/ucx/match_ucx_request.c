@@ -203,7 +203,7 @@ static inline void match_ucx_unpack(mca_match_ucx_half_t *req, unsigned char *sr
 {
     if (OPAL_LIKELY(req->contiguous)) {
         if (src != req->cptr) {
-            memcpy(req->cptr, src, req->bytes);
+            mca_match_base_copy_small(req->cptr, src, req->bytes);
         }
         return;
     }
@@ -301,7 +301,7 @@ static inline int match_ucx_write_data(mca_match_ucx_half_t *req, const void *sr
 {
     if (OPAL_LIKELY(NULL != req->peer_ptr)) {
         if (OPAL_LIKELY(req->contiguous)) {
-            memcpy(req->peer_ptr + off, src, req->bytes);
+            mca_match_base_copy_small(req->peer_ptr + off, src, req->bytes);
         } else {
             match_ucx_pack(req, req->peer_ptr + off);
         }
