@@ -51,6 +51,7 @@ BEGIN_C_DECLS
 struct mca_match_base_module_t;
 struct mca_match_request_t;
 struct ompi_proc_t;
+struct ompi_request_t;
 
 /**
  * Component initialization, called once at framework open, in the thread
@@ -146,7 +147,7 @@ typedef int (*mca_match_base_module_channel_offer_fn_t)(struct mca_match_request
 
 /**
  * Receiver, when an offer of this module's channel is paired with it: set
- * up the receiving half (request->mr_inner) or decline.
+ * up the receiving half (request->mr_chan and mr_chan_ops) or decline.
  *
  * Called in the thread that runs the pairing module's progress (any
  * thread), under its lock: must not block.
@@ -155,7 +156,7 @@ typedef int (*mca_match_base_module_channel_offer_fn_t)(struct mca_match_request
  * @param peer      the source process
  * @param offer     what the sender offered
  * @param[out] info flags and word for the sender's connect
- * @retval OMPI_SUCCESS  set up: request->mr_inner is the channel
+ * @retval OMPI_SUCCESS  set up: request->mr_chan is the channel's half
  * @retval OMPI_ERR_NOT_SUPPORTED, other  as for offer; nothing is left
  */
 typedef int (*mca_match_base_module_channel_accept_fn_t)(struct mca_match_request_t *request,
@@ -165,7 +166,7 @@ typedef int (*mca_match_base_module_channel_accept_fn_t)(struct mca_match_reques
 
 /**
  * Sender, when the receiver accepted its offer: set up the sending half
- * (request->mr_inner) from what the receiver said.  Same thread and lock
+ * (request->mr_chan and mr_chan_ops) from what the receiver said.  Same thread and lock
  * as accept.  On error the reservation is released and the match fails
  * (the receiver already holds its half: there is no falling back here, so
  * a module does all that can fail in offer).
@@ -182,15 +183,47 @@ typedef void (*mca_match_base_module_channel_abandon_fn_t)(struct mca_match_requ
                                                            const mca_match_channel_info_t *offer);
 
 /**
+ * What a channel module's half of a pair does, run on the matched request
+ * itself: a channel keeps no request of its own, so a start and its
+ * completion touch one request.  The module sets request->mr_chan (its
+ * state for the pair) and request->mr_chan_ops in accept and connect.
+ */
+typedef struct mca_match_channel_ops_t {
+    /**
+     * The matched request's req_start once it is matched (MPI_Start,
+     * MPI_Startall: count requests of this channel).  Refuses, with
+     * OMPI_ERR_REQUEST and nothing started, requests a queue owns
+     * (mca_match_request_start_refused); starts the others as start_owned.
+     */
+    int (*start)(size_t count, struct ompi_request_t **requests);
+    /**
+     * Start one matched request (a queue's own start, or the base's):
+     * mca_match_request_activate, then the channel's transfer.  When the
+     * transfer is done (now or from the module's progress, in any thread)
+     * the module fills req_status's MPI_ERROR and _ucount and calls
+     * mca_match_request_channel_done, once per start.
+     */
+    int (*start_owned)(struct mca_match_request_t *request);
+    /** MPI_Cancel of an active request: complete it cancelled
+     * (_cancelled 1, _ucount 0, mca_match_request_channel_done), or leave it. */
+    void (*cancel)(struct mca_match_request_t *request);
+    /** Release request->mr_chan: the request is inactive and being released,
+     * or its match failed after the module set it up. */
+    void (*release)(struct mca_match_request_t *request);
+} mca_match_channel_ops_t;
+
+/**
  * Match module.  A pairing module has match_p2p; a channel module has
  * channel_id and the four channel slots; a module may be both.
  *
- * A channel's mr_inner is an inactive persistent ompi_request_t: the base
- * starts it with req_start (in the thread that starts the matched request),
- * learns of its completion through req_complete_cb (in whatever thread
- * completes it; the channel fills req_status's MPI_ERROR and _ucount), and
- * releases it with ompi_request_free when inactive, never before the
- * matched request is released.
+ * A channel module's half of a pair runs on the matched request
+ * (mca_match_channel_ops_t).  The pairing module's own channel (the
+ * fallback) is a PML persistent request instead, the matched request's
+ * mr_inner: the base starts it with req_start (in the thread that starts
+ * the matched request), learns of its completion through req_complete_cb
+ * (in whatever thread completes it; the channel fills req_status's
+ * MPI_ERROR and _ucount), and releases it with ompi_request_free when
+ * inactive, never before the matched request is released.
  */
 typedef struct mca_match_base_module_t {
     /** the component this module belongs to */

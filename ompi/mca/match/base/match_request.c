@@ -39,6 +39,8 @@ static void match_request_construct(mca_match_request_t *req)
     req->mr_state = MCA_MATCH_STATE_PENDING;
     req->mr_original = NULL;
     req->mr_inner = NULL;
+    req->mr_chan_ops = NULL;
+    req->mr_chan = NULL;
     req->mr_peer = MPI_PROC_NULL;
     req->mr_tag = MPI_ANY_TAG;
     req->mr_op = NULL;
@@ -53,12 +55,16 @@ static void match_request_construct(mca_match_request_t *req)
 
 OBJ_CLASS_INSTANCE(mca_match_request_t, ompi_request_t, match_request_construct, NULL);
 
-const ompi_request_start_fn_t mca_match_request_start_fn = match_request_start;
+const ompi_request_free_fn_t mca_match_request_free_fn = match_request_free;
 mca_match_owner_completed_fn_t mca_match_owner_completed = NULL;
 opal_atomic_int32_t mca_match_requests_owned = 0;
 
 static void match_request_release(mca_match_request_t *req)
 {
+    if (NULL != req->mr_chan_ops) {
+        req->mr_chan_ops->release(req);
+        req->mr_chan_ops = NULL;
+    }
     if (NULL != req->mr_inner) {
         if (MCA_MATCH_KIND_COLL != req->mr_kind) {
             req->mr_inner->req_state = OMPI_REQUEST_INACTIVE;
@@ -72,17 +78,26 @@ static void match_request_release(mca_match_request_t *req)
     OBJ_RELEASE(req);
 }
 
-/* Completion of the channel operation: report it on the matched request,
- * with the program's view of source and tag.  Returns 1: nobody waits on
- * the channel operation, so it is not marked complete (one atomic less per
- * operation); neither its next start nor its release needs it. */
+void mca_match_request_owned_done(mca_match_request_t *req)
+{
+    /* read before the completion: from then on the owner may release it */
+    struct ompi_queue_t *queue = req->mr_queue;
+
+    /* an owner holds it, so it cannot be freed meanwhile */
+    ompi_request_complete(&req->super, true);
+    if (NULL != mca_match_owner_completed) {
+        mca_match_owner_completed(queue);
+    }
+}
+
+/* Completion of the pml channel's operation: report it on the matched
+ * request, with the program's view of source and tag.  Returns 1: nobody
+ * waits on the channel operation, so it is not marked complete (one atomic
+ * less per operation); neither its next start nor its release needs it. */
 static int match_inner_complete(ompi_request_t *inner)
 {
     mca_match_request_t *req = (mca_match_request_t *) inner->req_complete_cb_data;
     ompi_status_public_t *status = &req->super.req_status;
-    /* read before the completion: from then on the owner may release it */
-    struct ompi_queue_t *queue = req->mr_queue;
-    int32_t running = MCA_MATCH_HANDOFF_RUNNING;
 
     status->MPI_SOURCE = (MCA_MATCH_KIND_SEND == req->mr_kind) ? req->mr_desc.comm->c_my_rank
                                                                : req->mr_peer;
@@ -91,23 +106,8 @@ static int match_inner_complete(ompi_request_t *inner)
     status->_cancelled = inner->req_status._cancelled;
     status->_ucount = inner->req_status._ucount;
     inner->req_state = OMPI_REQUEST_INACTIVE;
-    if (NULL != queue) {
-        /* an owner holds it, so it cannot be freed meanwhile */
-        ompi_request_complete(&req->super, true);
-        if (NULL != mca_match_owner_completed) {
-            mca_match_owner_completed(queue);
-        }
-        return 1;
-    }
-    /* decide before completing: once complete, a waiting thread may free
-     * and release the request at any moment */
-    if (!OPAL_THREAD_COMPARE_EXCHANGE_STRONG_32(&req->mr_handoff, &running,
-                                                MCA_MATCH_HANDOFF_COMPLETING)) {
-        /* the program freed it while active: nobody waits for it */
-        mca_match_base_release_later(&req->super);
-        return 1;
-    }
-    ompi_request_complete(&req->super, true);
+    /* the same completion as a channel's that runs on the matched request */
+    mca_match_request_channel_done(req);
     return 1;
 }
 
@@ -120,6 +120,13 @@ static int match_request_start_all(size_t count, ompi_request_t **requests)
         if (MCA_MATCH_STATE_MATCHED != req->mr_state) {
             /* an MPI_Imatch not completed yet, or a failed match */
             return OMPI_ERR_REQUEST;
+        }
+        if (NULL != req->mr_chan_ops) {
+            ret = req->mr_chan_ops->start_owned(req);
+            if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
+                return ret;
+            }
+            continue;
         }
         req->super.req_status.MPI_ERROR = MPI_SUCCESS;
         req->super.req_status._cancelled = 0;
@@ -151,11 +158,8 @@ static int match_request_start_all(size_t count, ompi_request_t **requests)
 
 static int match_request_start(size_t count, ompi_request_t **requests)
 {
-    for (size_t i = 0; i < count; ++i) {
-        if (OPAL_UNLIKELY(NULL != ((mca_match_request_t *) requests[i])->mr_queue)) {
-            /* a queue owns it: MPI_Start must not start it behind the queue */
-            return OMPI_ERR_REQUEST;
-        }
+    if (mca_match_request_start_refused(count, requests)) {
+        return OMPI_ERR_REQUEST;
     }
     return match_request_start_all(count, requests);
 }
@@ -201,7 +205,14 @@ static int match_request_cancel(ompi_request_t *request, int complete)
     if (NULL != req->mr_queue) {
         return OMPI_ERR_REQUEST;
     }
-    if (NULL == req->mr_inner || OMPI_REQUEST_ACTIVE != request->req_state) {
+    if (OMPI_REQUEST_ACTIVE != request->req_state) {
+        return OMPI_SUCCESS;
+    }
+    if (NULL != req->mr_chan_ops) {
+        req->mr_chan_ops->cancel(req);
+        return OMPI_SUCCESS;
+    }
+    if (NULL == req->mr_inner) {
         return OMPI_SUCCESS;
     }
     return ompi_request_cancel(req->mr_inner);
@@ -263,6 +274,16 @@ void mca_match_request_matched(mca_match_request_t *req, int status)
             (void) ompi_request_free(&req->mr_original);
         }
         req->mr_original = NULL;
+        if (NULL != req->mr_chan_ops) {
+            /* every completion's source and tag: its channel writes only
+             * the error and the count */
+            req->super.req_status.MPI_SOURCE = (MCA_MATCH_KIND_SEND == req->mr_kind)
+                                                   ? req->mr_desc.comm->c_my_rank
+                                                   : req->mr_peer;
+            req->super.req_status.MPI_TAG = req->mr_tag;
+            /* the channel starts it: one request, one completion */
+            req->super.req_start = req->mr_chan_ops->start;
+        }
         opal_atomic_wmb();
         req->mr_state = MCA_MATCH_STATE_MATCHED;
     } else {

@@ -17,10 +17,12 @@
  * request (mca_match_request_t).  It keeps the original request's kind
  * (OMPI_REQUEST_PML or OMPI_REQUEST_COLL), is persistent and carries the
  * communicator, so MPI_Start, MPI_Startall, MPI_Wait*, MPI_Test*, the error
- * handlers and MPI_Request_free work on it unchanged.  Each start runs the
- * request's channel operation (mr_inner) and completes the matched request
- * when that operation completes, with the program's source and tag in the
- * status.
+ * handlers and MPI_Request_free work on it unchanged.  On an sm or ucx
+ * channel the request runs the channel itself: once matched, its req_start
+ * is the channel's start, and the channel completes it (mr_chan,
+ * mr_chan_ops).  On the pml channel each start runs a PML persistent
+ * request (mr_inner) and completes the matched request when that request
+ * completes.  Either way the status has the program's source and tag.
  *
  * MPI_Imatch / MPI_Imatchall return a match operation (mca_match_op_t): a
  * nonpersistent request completed when every request it covers is matched.
@@ -87,7 +89,11 @@ typedef struct mca_match_request_t {
     volatile int32_t mr_state;         /**< mca_match_state_t */
     mca_match_p2p_desc_t mr_desc;      /**< point-to-point: the program's arguments */
     ompi_request_t *mr_original;       /**< the program's request until matched */
-    ompi_request_t *mr_inner;          /**< what each start runs (NULL: PROC_NULL) */
+    ompi_request_t *mr_inner;          /**< pml channel, collective: what each start runs */
+    /** sm, ucx: the channel running on this request, and its half of the
+     * pair (neither they nor mr_inner: MPI_PROC_NULL) */
+    const mca_match_channel_ops_t *mr_chan_ops;
+    void *mr_chan;
     int mr_peer;                       /**< status source: the resolved peer */
     int mr_tag;                        /**< status tag: the sender's tag */
     struct mca_match_op_t *mr_op;      /**< the match operation, while pending */
@@ -111,13 +117,14 @@ typedef struct mca_match_op_t {
 
 OMPI_DECLSPEC OBJ_CLASS_DECLARATION(mca_match_op_t);
 
-/** The start function of matched requests: identifies them. */
-OMPI_DECLSPEC extern const ompi_request_start_fn_t mca_match_request_start_fn;
+/** The free function of matched requests: identifies them (their start
+ * function is the channel's once they are matched). */
+OMPI_DECLSPEC extern const ompi_request_free_fn_t mca_match_request_free_fn;
 
 /** True when the request is a matched request (matched or being matched). */
 static inline bool mca_match_request_is(const ompi_request_t *request)
 {
-    return NULL != request && mca_match_request_start_fn == request->req_start;
+    return NULL != request && mca_match_request_free_fn == request->req_free;
 }
 
 /**
@@ -163,6 +170,58 @@ OMPI_DECLSPEC extern mca_match_owner_completed_fn_t mca_match_owner_completed;
 
 /** Start matched requests owned by a queue (the queue's own starts). */
 OMPI_DECLSPEC int mca_match_request_start_queued(size_t count, ompi_request_t **requests);
+
+/** A channel's MPI_Start: true when a queue owns one of the requests, which
+ * MPI_Start must not start behind the queue (then none is started). */
+static inline bool mca_match_request_start_refused(size_t count, ompi_request_t **requests)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (OPAL_UNLIKELY(NULL != ((mca_match_request_t *) requests[i])->mr_queue)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/** A channel's start of one request, before its transfer: active, not
+ * complete, no error yet (source and tag are set once, at match time). */
+static inline void mca_match_request_activate(mca_match_request_t *req)
+{
+    req->super.req_status.MPI_ERROR = MPI_SUCCESS;
+    req->super.req_status._cancelled = 0;
+    req->mr_handoff = MCA_MATCH_HANDOFF_RUNNING;
+    req->super.req_complete = REQUEST_PENDING;
+    req->super.req_state = OMPI_REQUEST_ACTIVE;
+}
+
+/** The completion of a request a queue owns (out of line: rare). */
+OMPI_DECLSPEC void mca_match_request_owned_done(mca_match_request_t *req);
+
+OMPI_DECLSPEC void mca_match_base_release_later(ompi_request_t *request);
+
+/**
+ * A channel's completion of the transfer a start began (any thread, once
+ * per start), with MPI_ERROR and _ucount of req_status filled: completes
+ * the request, or releases it when the program freed it while active.
+ */
+static inline void mca_match_request_channel_done(mca_match_request_t *req)
+{
+    int32_t running = MCA_MATCH_HANDOFF_RUNNING;
+
+    if (OPAL_UNLIKELY(NULL != req->mr_queue)) {
+        mca_match_request_owned_done(req);
+        return;
+    }
+    /* decide before completing: once complete, a waiting thread may free
+     * and release the request at any moment */
+    if (OPAL_UNLIKELY(!OPAL_THREAD_COMPARE_EXCHANGE_STRONG_32(&req->mr_handoff, &running,
+                                                              MCA_MATCH_HANDOFF_COMPLETING))) {
+        /* the program freed it while active: nobody waits for it */
+        mca_match_base_release_later(&req->super);
+        return;
+    }
+    ompi_request_complete(&req->super, true);
+}
 
 
 /**
@@ -247,8 +306,8 @@ OMPI_DECLSPEC int mca_match_base_find_duplicate(int count, ompi_request_t *const
 OMPI_DECLSPEC int mca_match_check_all(int count, ompi_request_t **requests, int *bad,
                                       const char **reason);
 
-/** Internal requests to release from progress, outside completion callbacks. */
-OMPI_DECLSPEC void mca_match_base_release_later(ompi_request_t *request);
+/** Internal requests to release from progress, outside completion
+ * callbacks (mca_match_base_release_later, above). */
 OMPI_DECLSPEC int mca_match_base_progress(void);
 
 END_C_DECLS

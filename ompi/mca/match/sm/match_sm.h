@@ -95,10 +95,13 @@ typedef struct mca_match_sm_seg_t {
     int cma;                  /**< peers: 0 not tried, 1 readable, -1 not */
 } mca_match_sm_seg_t;
 
-/** One side of a channel: the matched request's mr_inner. */
-typedef struct mca_match_sm_request_t {
-    ompi_request_t super;
-    struct mca_match_sm_request_t *next, *prev; /**< on the active list */
+struct mca_match_request_t;
+
+/** One side of a channel: the matched request's mr_chan. */
+typedef struct mca_match_sm_half_t {
+    opal_object_t super;
+    struct mca_match_request_t *owner;       /**< the matched request it runs on */
+    struct mca_match_sm_half_t *next, *prev; /**< on the active list */
     mca_match_sm_slot_t *slot;
     unsigned char *ring;
     uint32_t slot_index;       /**< sender: its slot in the own segment */
@@ -111,7 +114,8 @@ typedef struct mca_match_sm_request_t {
     size_t bytes;              /**< moved per message: min of the two sides */
     size_t chunk;              /**< bytes per chunk */
     uint64_t nchunks;          /**< chunks per message */
-    uint64_t depth;            /**< chunks the ring holds (1: one at a time) */
+    uint64_t depth;            /**< chunks the ring holds (1: one at a time), or lines
+                                    (inline: a power of two) */
     unsigned char *cptr;       /**< contiguous data */
     pid_t cma_pid;             /**< receive: the sender's process */
     uint64_t cma_addr;         /**< receive: the sender's data */
@@ -121,9 +125,12 @@ typedef struct mca_match_sm_request_t {
     size_t offset;             /**< bytes of the current message moved */
     struct ompi_datatype_t *datatype; /**< retained: the program may free it */
     opal_convertor_t convertor;
-} mca_match_sm_request_t;
+} mca_match_sm_half_t;
 
-OBJ_CLASS_DECLARATION(mca_match_sm_request_t);
+OBJ_CLASS_DECLARATION(mca_match_sm_half_t);
+
+/** What the matched request of an sm channel runs. */
+extern const mca_match_channel_ops_t mca_match_sm_channel_ops;
 
 /** Everything below is under this lock (taken only when threads are in use). */
 extern opal_mutex_t mca_match_sm_lock;
@@ -142,10 +149,8 @@ void mca_match_sm_segment_fini(void);
 /* channels (match_sm_channel.c) */
 void mca_match_sm_channel_fini(void);
 
-/* requests (match_sm_request.c) */
-mca_match_sm_request_t *mca_match_sm_request_new(bool is_send, void *buf, size_t count,
-                                                 struct ompi_datatype_t *datatype,
-                                                 struct ompi_communicator_t *comm);
+/* halves (match_sm_request.c) */
+mca_match_sm_half_t *mca_match_sm_half_new(struct mca_match_request_t *owner, bool is_send);
 int mca_match_sm_progress(void);
 void mca_match_sm_request_fini(void);
 

@@ -66,7 +66,7 @@ static bool match_sm_on_device(const void *buf)
 }
 
 /* both sides compute the same geometry from the same facts */
-static void match_sm_geometry(mca_match_sm_request_t *req, uint64_t send_bytes,
+static void match_sm_geometry(mca_match_sm_half_t *req, uint64_t send_bytes,
                               uint64_t recv_bytes, bool cma, uint32_t chunk_size,
                               uint32_t ring_chunks)
 {
@@ -80,6 +80,10 @@ static void match_sm_geometry(mca_match_sm_request_t *req, uint64_t send_bytes,
     if (req->inl) {
         size_t lines = (size_t) chunk_size * ring_chunks / MCA_MATCH_SM_LINE;
         req->depth = lines < MCA_MATCH_SM_INLINE_LINES ? lines : MCA_MATCH_SM_INLINE_LINES;
+        while (0 != (req->depth & (req->depth - 1))) {
+            /* a power of two: a line is found with a mask */
+            req->depth &= req->depth - 1;
+        }
     }
 }
 
@@ -144,7 +148,7 @@ static int match_sm_accept(mca_match_request_t *request, struct ompi_proc_t *pee
                            const mca_match_channel_info_t *offer, mca_match_channel_info_t *info)
 {
     const mca_match_sm_component_t *c = &mca_match_sm_component;
-    mca_match_sm_request_t *req;
+    mca_match_sm_half_t *req;
     mca_match_sm_seg_t *seg;
     mca_match_sm_slot_t *slot;
     unsigned char *ring;
@@ -157,8 +161,7 @@ static int match_sm_accept(mca_match_request_t *request, struct ompi_proc_t *pee
         || match_sm_on_device(request->mr_desc.buf)) {
         return OMPI_ERR_NOT_SUPPORTED;
     }
-    req = mca_match_sm_request_new(false, request->mr_desc.buf, request->mr_desc.count,
-                                   request->mr_desc.datatype, request->mr_desc.comm);
+    req = mca_match_sm_half_new(request, false);
     if (NULL == req) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -168,7 +171,6 @@ static int match_sm_accept(mca_match_request_t *request, struct ompi_proc_t *pee
         || !mca_match_sm_segment_slot(seg, (uint32_t) offer->word[1], &slot, &ring, &chunk_size,
                                       &ring_chunks)) {
         OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
-        OMPI_REQUEST_FINI(&req->super);
         OBJ_RELEASE(req);
         return OMPI_ERR_UNREACH;
     }
@@ -185,21 +187,21 @@ static int match_sm_accept(mca_match_request_t *request, struct ompi_proc_t *pee
     req->cma_addr = offer->word[2];
     match_sm_geometry(req, offer->bytes, info->bytes, cma, chunk_size, ring_chunks);
     info->flags = cma ? MATCH_SM_CMA : 0;
-    request->mr_inner = &req->super;
+    request->mr_chan = req;
+    request->mr_chan_ops = &mca_match_sm_channel_ops;
     return OMPI_SUCCESS;
 }
 
 static int match_sm_connect(mca_match_request_t *request, const mca_match_channel_info_t *offer,
                             const mca_match_channel_info_t *accept)
 {
-    mca_match_sm_request_t *req;
+    mca_match_sm_half_t *req;
     mca_match_sm_slot_t *slot;
     unsigned char *ring;
     uint32_t chunk_size, ring_chunks;
     mca_match_sm_seg_t *own;
 
-    req = mca_match_sm_request_new(true, request->mr_desc.buf, request->mr_desc.count,
-                                   request->mr_desc.datatype, request->mr_desc.comm);
+    req = mca_match_sm_half_new(request, true);
     if (NULL == req) {
         mca_match_sm_segment_slot_release((uint32_t) offer->word[1]);
         return OMPI_ERR_OUT_OF_RESOURCE;
@@ -216,7 +218,8 @@ static int match_sm_connect(mca_match_request_t *request, const mca_match_channe
     req->sync = MCA_PML_BASE_SEND_SYNCHRONOUS == request->mr_desc.mode;
     match_sm_geometry(req, offer->bytes, accept->bytes, 0 != (MATCH_SM_CMA & accept->flags),
                       chunk_size, ring_chunks);
-    request->mr_inner = &req->super;
+    request->mr_chan = req;
+    request->mr_chan_ops = &mca_match_sm_channel_ops;
     return OMPI_SUCCESS;
 }
 

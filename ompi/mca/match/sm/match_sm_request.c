@@ -9,7 +9,10 @@
  */
 
 /*
- * The two halves of a channel as persistent requests.  A start moves what
+ * The two halves of a channel, run on the matched requests themselves: a
+ * half is the channel's state for one side of a pair, not a request, so a
+ * start and its completion touch the program's request alone (its
+ * req_start, once matched, is match_sm_start).  A start moves what
  * it can at once (a send of a small message is a copy and a store; a
  * receive whose message is there is a copy and a store) and otherwise goes
  * on the active list, the only thing the progress callback looks at: idle
@@ -34,31 +37,26 @@
 #include "ompi/constants.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/match/sm/match_sm.h"
 #include "ompi/proc/proc.h"
 
 #define MATCH_SM_DONE_BATCH 32
 
-static mca_match_sm_request_t *match_sm_active = NULL;
+static mca_match_sm_half_t *match_sm_active = NULL;
 static volatile int32_t match_sm_nactive = 0;
 
-static int match_sm_start(size_t count, ompi_request_t **requests);
-static int match_sm_free(ompi_request_t **request);
-static int match_sm_cancel(ompi_request_t *request, int complete);
-
-static void match_sm_request_construct(mca_match_sm_request_t *req)
+static void match_sm_request_construct(mca_match_sm_half_t *req)
 {
+    req->owner = NULL;
     req->next = req->prev = NULL;
     req->slot = NULL;
     req->datatype = NULL;
     req->count = req->peer_count = 0;
     OBJ_CONSTRUCT(&req->convertor, opal_convertor_t);
-    req->super.req_start = match_sm_start;
-    req->super.req_free = match_sm_free;
-    req->super.req_cancel = match_sm_cancel;
 }
 
-static void match_sm_request_destruct(mca_match_sm_request_t *req)
+static void match_sm_request_destruct(mca_match_sm_half_t *req)
 {
     OBJ_DESTRUCT(&req->convertor);
     if (NULL != req->datatype) {
@@ -66,46 +64,43 @@ static void match_sm_request_destruct(mca_match_sm_request_t *req)
     }
 }
 
-OBJ_CLASS_INSTANCE(mca_match_sm_request_t, ompi_request_t, match_sm_request_construct,
+OBJ_CLASS_INSTANCE(mca_match_sm_half_t, opal_object_t, match_sm_request_construct,
                    match_sm_request_destruct);
 
-mca_match_sm_request_t *mca_match_sm_request_new(bool is_send, void *buf, size_t count,
-                                                 struct ompi_datatype_t *datatype,
-                                                 struct ompi_communicator_t *comm)
+mca_match_sm_half_t *mca_match_sm_half_new(mca_match_request_t *owner, bool is_send)
 {
-    mca_match_sm_request_t *req = OBJ_NEW(mca_match_sm_request_t);
+    mca_match_sm_half_t *req = OBJ_NEW(mca_match_sm_half_t);
     int ret;
 
     if (NULL == req) {
         return NULL;
     }
-    OMPI_REQUEST_INIT(&req->super, true);
-    req->super.req_type = OMPI_REQUEST_PML;
-    req->super.req_mpi_object.comm = comm;
+    req->owner = owner;
     req->is_send = is_send;
     /* the matched request's original request, which held the datatype, is freed */
-    ret = mca_match_base_channel_side_prepare(is_send, buf, count, datatype, &req->datatype,
+    ret = mca_match_base_channel_side_prepare(is_send, owner->mr_desc.buf, owner->mr_desc.count,
+                                              owner->mr_desc.datatype, &req->datatype,
                                               &req->contiguous, &req->cptr, &req->convertor);
     if (OMPI_SUCCESS != ret) {
-        OMPI_REQUEST_FINI(&req->super);
         OBJ_RELEASE(req);
         return NULL;
     }
     return req;
 }
 
-static inline unsigned char *match_sm_chunk_at(const mca_match_sm_request_t *req, uint64_t n)
+static inline unsigned char *match_sm_chunk_at(const mca_match_sm_half_t *req, uint64_t n)
 {
     return req->ring + (n % req->depth) * req->chunk;
 }
 
-/* the stamped line of message n (inline) */
-static inline volatile uint64_t *match_sm_line_at(const mca_match_sm_request_t *req, uint64_t n)
+/* the stamped line of message n (inline: depth is a power of two, so
+ * that no division is on the path of a small message) */
+static inline volatile uint64_t *match_sm_line_at(const mca_match_sm_half_t *req, uint64_t n)
 {
-    return (volatile uint64_t *) (req->ring + (n % req->depth) * MCA_MATCH_SM_LINE);
+    return (volatile uint64_t *) (req->ring + (n & (req->depth - 1)) * MCA_MATCH_SM_LINE);
 }
 
-static void match_sm_pack(mca_match_sm_request_t *req, unsigned char *dst, size_t len)
+static void match_sm_pack(mca_match_sm_half_t *req, unsigned char *dst, size_t len)
 {
     struct iovec iov = {.iov_base = dst, .iov_len = len};
     uint32_t iov_count = 1;
@@ -118,7 +113,7 @@ static void match_sm_pack(mca_match_sm_request_t *req, unsigned char *dst, size_
     }
 }
 
-static int match_sm_unpack(mca_match_sm_request_t *req, unsigned char *src, size_t len)
+static int match_sm_unpack(mca_match_sm_half_t *req, unsigned char *src, size_t len)
 {
     struct iovec iov = {.iov_base = src, .iov_len = len};
     uint32_t iov_count = 1;
@@ -156,44 +151,58 @@ static int match_sm_unpack(mca_match_sm_request_t *req, unsigned char *src, size
     return MPI_SUCCESS;
 }
 
-/* Move what can be moved.  Returns true when the request is complete. */
-static bool match_sm_advance(mca_match_sm_request_t *req)
+/* A message in one stamped line.  Returns true when the request is
+ * complete. */
+static inline bool match_sm_advance_inline(mca_match_sm_half_t *req)
 {
     mca_match_sm_slot_t *slot = req->slot;
+    volatile uint64_t *line = match_sm_line_at(req, req->count);
 
-    if (req->inl) {
-        volatile uint64_t *line = match_sm_line_at(req, req->count);
-
-        if (req->is_send) {
-            if (0 == req->done) {
+    if (req->is_send) {
+        if (0 == req->done) {
+            if (req->count - req->peer_count >= req->depth) {
+                req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
                 if (req->count - req->peer_count >= req->depth) {
-                    req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
-                    if (req->count - req->peer_count >= req->depth) {
-                        return false;
-                    }
+                    return false;
                 }
-                if (0 < req->bytes) {
+            }
+            if (0 < req->bytes) {
+                if (OPAL_LIKELY(req->contiguous)) {
+                    mca_match_base_copy_small((unsigned char *) (line + 1), req->cptr,
+                                              req->bytes);
+                } else {
                     match_sm_pack(req, (unsigned char *) (line + 1), req->bytes);
                 }
-                req->done = 1;
-                __atomic_store_n(line, ++req->count, __ATOMIC_RELEASE);
             }
-            if (req->sync && req->peer_count < req->count) {
-                req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
-                return req->peer_count >= req->count;
-            }
-            return true;
+            req->done = 1;
+            __atomic_store_n(line, ++req->count, __ATOMIC_RELEASE);
         }
-        if (__atomic_load_n(line, __ATOMIC_ACQUIRE) != req->count + 1) {
-            return false;
+        if (req->sync && req->peer_count < req->count) {
+            req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
+            return req->peer_count >= req->count;
         }
-        if (0 < req->bytes) {
-            (void) match_sm_unpack(req, (unsigned char *) (line + 1), req->bytes);
-        }
-        req->done = 1;
-        __atomic_store_n(&slot->ack, ++req->count, __ATOMIC_RELEASE);
         return true;
     }
+    if (__atomic_load_n(line, __ATOMIC_ACQUIRE) != req->count + 1) {
+        return false;
+    }
+    if (0 < req->bytes) {
+        if (OPAL_LIKELY(req->contiguous)) {
+            mca_match_base_copy_small(req->cptr, (unsigned char *) (line + 1), req->bytes);
+        } else {
+            (void) match_sm_unpack(req, (unsigned char *) (line + 1), req->bytes);
+        }
+    }
+    req->done = 1;
+    __atomic_store_n(&slot->ack, ++req->count, __ATOMIC_RELEASE);
+    return true;
+}
+
+/* A message through the chunk ring, or by single copy.  Returns true when
+ * the request is complete. */
+static bool match_sm_advance_chunks(mca_match_sm_half_t *req)
+{
+    mca_match_sm_slot_t *slot = req->slot;
 
     if (req->is_send) {
         while (req->done < req->nchunks) {
@@ -236,7 +245,7 @@ static bool match_sm_advance(mca_match_sm_request_t *req)
                                                       len)
                                     : MPI_SUCCESS;
         if (MPI_SUCCESS != err) {
-            req->super.req_status.MPI_ERROR = err;
+            req->owner->super.req_status.MPI_ERROR = err;
         }
         req->offset += len;
         req->done++;
@@ -245,17 +254,25 @@ static bool match_sm_advance(mca_match_sm_request_t *req)
     return true;
 }
 
-static void match_sm_complete(mca_match_sm_request_t *req)
+/* Move what can be moved.  Returns true when the request is complete. */
+static inline bool match_sm_advance(mca_match_sm_half_t *req)
 {
-    if (MPI_SUCCESS == req->super.req_status.MPI_ERROR && req->truncated) {
-        req->super.req_status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    return OPAL_LIKELY(req->inl) ? match_sm_advance_inline(req) : match_sm_advance_chunks(req);
+}
+
+static inline void match_sm_complete(mca_match_sm_half_t *req)
+{
+    ompi_status_public_t *status = &req->owner->super.req_status;
+
+    if (OPAL_UNLIKELY(req->truncated) && MPI_SUCCESS == status->MPI_ERROR) {
+        status->MPI_ERROR = MPI_ERR_TRUNCATE;
     }
-    req->super.req_status._ucount = req->bytes;
-    ompi_request_complete(&req->super, true);
+    status->_ucount = req->bytes;
+    mca_match_request_channel_done(req->owner);
 }
 
 /* lock held */
-static void match_sm_list_remove(mca_match_sm_request_t *req)
+static void match_sm_list_remove(mca_match_sm_half_t *req)
 {
     if (NULL != req->prev) {
         req->prev->next = req->next;
@@ -269,42 +286,54 @@ static void match_sm_list_remove(mca_match_sm_request_t *req)
     match_sm_nactive--;
 }
 
+static inline void match_sm_start_one(mca_match_request_t *owner)
+{
+    mca_match_sm_half_t *req = (mca_match_sm_half_t *) owner->mr_chan;
+
+    mca_match_request_activate(owner);
+    req->done = 0;
+    req->offset = 0;
+    if (!req->contiguous) {
+        size_t zero = 0;
+        (void) opal_convertor_set_position(&req->convertor, &zero);
+    }
+    if (match_sm_advance(req)) {
+        match_sm_complete(req);
+        return;
+    }
+    OPAL_THREAD_LOCK(&mca_match_sm_lock);
+    req->prev = NULL;
+    req->next = match_sm_active;
+    if (NULL != match_sm_active) {
+        match_sm_active->prev = req;
+    }
+    match_sm_active = req;
+    match_sm_nactive++;
+    OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
+}
+
+/* the matched request's req_start */
 static int match_sm_start(size_t count, ompi_request_t **requests)
 {
-    for (size_t i = 0; i < count; ++i) {
-        mca_match_sm_request_t *req = (mca_match_sm_request_t *) requests[i];
-        size_t zero = 0;
-
-        req->super.req_state = OMPI_REQUEST_ACTIVE;
-        req->super.req_complete = REQUEST_PENDING;
-        req->super.req_status.MPI_ERROR = MPI_SUCCESS;
-        req->super.req_status._cancelled = 0;
-        req->done = 0;
-        req->offset = 0;
-        if (!req->contiguous) {
-            (void) opal_convertor_set_position(&req->convertor, &zero);
-        }
-        if (match_sm_advance(req)) {
-            match_sm_complete(req);
-            continue;
-        }
-        OPAL_THREAD_LOCK(&mca_match_sm_lock);
-        req->prev = NULL;
-        req->next = match_sm_active;
-        if (NULL != match_sm_active) {
-            match_sm_active->prev = req;
-        }
-        match_sm_active = req;
-        match_sm_nactive++;
-        OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
+    if (OPAL_UNLIKELY(mca_match_request_start_refused(count, requests))) {
+        return OMPI_ERR_REQUEST;
     }
+    for (size_t i = 0; i < count; ++i) {
+        match_sm_start_one((mca_match_request_t *) requests[i]);
+    }
+    return OMPI_SUCCESS;
+}
+
+static int match_sm_start_owned(mca_match_request_t *owner)
+{
+    match_sm_start_one(owner);
     return OMPI_SUCCESS;
 }
 
 int mca_match_sm_progress(void)
 {
-    mca_match_sm_request_t *done[MATCH_SM_DONE_BATCH];
-    mca_match_sm_request_t *req, *next;
+    mca_match_sm_half_t *done[MATCH_SM_DONE_BATCH];
+    mca_match_sm_half_t *req, *next;
     int ndone = 0;
 
     if (0 == match_sm_nactive) {
@@ -329,11 +358,10 @@ int mca_match_sm_progress(void)
 
 /* A receive that has moved nothing of its message can be cancelled; a
  * send cannot (its message may already be in the ring). */
-static int match_sm_cancel(ompi_request_t *request, int complete)
+static void match_sm_cancel(mca_match_request_t *owner)
 {
-    mca_match_sm_request_t *req = (mca_match_sm_request_t *) request;
+    mca_match_sm_half_t *req = (mca_match_sm_half_t *) owner->mr_chan;
     bool cancelled = false;
-    (void) complete;
 
     OPAL_THREAD_LOCK(&mca_match_sm_lock);
     if (!req->is_send && 0 == req->done
@@ -343,16 +371,17 @@ static int match_sm_cancel(ompi_request_t *request, int complete)
     }
     OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
     if (cancelled) {
-        req->super.req_status._cancelled = 1;
-        req->super.req_status._ucount = 0;
-        ompi_request_complete(&req->super, true);
+        owner->super.req_status._cancelled = 1;
+        owner->super.req_status._ucount = 0;
+        mca_match_request_channel_done(owner);
     }
-    return OMPI_SUCCESS;
 }
 
-static int match_sm_free(ompi_request_t **request)
+static void match_sm_release(mca_match_request_t *owner)
 {
-    mca_match_sm_request_t *req = (mca_match_sm_request_t *) *request;
+    mca_match_sm_half_t *req = (mca_match_sm_half_t *) owner->mr_chan;
+
+    owner->mr_chan = NULL;
 
     if (NULL != req->slot) {
         if (req->is_send) {
@@ -361,11 +390,15 @@ static int match_sm_free(ompi_request_t **request)
             __atomic_store_n(&req->slot->receiver_closed, 1, __ATOMIC_RELEASE);
         }
     }
-    OMPI_REQUEST_FINI(&req->super);
     OBJ_RELEASE(req);
-    *request = MPI_REQUEST_NULL;
-    return OMPI_SUCCESS;
 }
+
+const mca_match_channel_ops_t mca_match_sm_channel_ops = {
+    .start = match_sm_start,
+    .start_owned = match_sm_start_owned,
+    .cancel = match_sm_cancel,
+    .release = match_sm_release,
+};
 
 void mca_match_sm_request_fini(void)
 {

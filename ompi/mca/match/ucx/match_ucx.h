@@ -95,10 +95,13 @@ typedef struct mca_match_ucx_component_t {
 OMPI_DECLSPEC extern mca_match_ucx_component_t mca_match_ucx_component;
 extern mca_match_base_module_t mca_match_ucx_module;
 
-/** One half of a channel: the matched request's mr_inner. */
-typedef struct mca_match_ucx_request_t {
-    ompi_request_t super;
-    struct mca_match_ucx_request_t *next, *prev; /**< on the active list */
+struct mca_match_request_t;
+
+/** One half of a channel: the matched request's mr_chan. */
+typedef struct mca_match_ucx_half_t {
+    opal_object_t super;
+    struct mca_match_request_t *owner;        /**< the matched request it runs on */
+    struct mca_match_ucx_half_t *next, *prev; /**< on the active list */
     ucp_ep_h ep;                   /**< to the peer's worker */
     ucp_rkey_h slot_rkey;          /**< the peer's region (the component's, per peer) */
     uint64_t peer_slot;            /**< address of the peer's slot */
@@ -130,9 +133,12 @@ typedef struct mca_match_ucx_request_t {
     int status;                    /**< error of an operation, MPI_SUCCESS if none */
     struct ompi_datatype_t *datatype; /**< retained: the program may free it */
     opal_convertor_t convertor;
-} mca_match_ucx_request_t;
+} mca_match_ucx_half_t;
 
-OBJ_CLASS_DECLARATION(mca_match_ucx_request_t);
+OBJ_CLASS_DECLARATION(mca_match_ucx_half_t);
+
+/** What the matched request of a ucx channel runs. */
+extern const mca_match_channel_ops_t mca_match_ucx_channel_ops;
 
 /** Everything below is under this lock (taken only when threads are in use). */
 extern opal_mutex_t mca_match_ucx_lock;
@@ -149,10 +155,8 @@ int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t ad
 bool mca_match_ucx_is_open(void);
 void mca_match_ucx_progress_on(void);
 
-/* requests (match_ucx_request.c) */
-mca_match_ucx_request_t *mca_match_ucx_request_new(bool is_send, void *buf, size_t count,
-                                                   struct ompi_datatype_t *datatype,
-                                                   struct ompi_communicator_t *comm);
+/* halves (match_ucx_request.c) */
+mca_match_ucx_half_t *mca_match_ucx_half_new(struct mca_match_request_t *owner, bool is_send);
 int mca_match_ucx_progress(void);
 void mca_match_ucx_request_fini(void);
 

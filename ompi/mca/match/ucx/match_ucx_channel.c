@@ -162,7 +162,7 @@ static int match_ucx_offer(mca_match_request_t *request, struct ompi_proc_t *pee
 /* lock held: the endpoint and the region key of the peer that sent info,
  * and the peer's slot (req->peer_slot) mapped here when a shared-memory
  * transport allows: then words and eager data are stored, not put */
-static int match_ucx_reach(mca_match_ucx_request_t *req, struct ompi_proc_t *peer,
+static int match_ucx_reach(mca_match_ucx_half_t *req, struct ompi_proc_t *peer,
                            const mca_match_channel_info_t *info)
 {
     const void *address, *rkey;
@@ -194,15 +194,14 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     const mca_match_ucx_component_t *c = &mca_match_ucx_component;
     const void *piece[MATCH_UCX_TAIL_PIECES] = {NULL, NULL};
     size_t len[MATCH_UCX_TAIL_PIECES] = {0, 0};
-    mca_match_ucx_request_t *req;
+    mca_match_ucx_half_t *req;
     uint64_t address;
     int ret;
 
     if (!match_ucx_applies(request, peer)) {
         return OMPI_ERR_NOT_SUPPORTED;
     }
-    req = mca_match_ucx_request_new(false, request->mr_desc.buf, request->mr_desc.count,
-                                    request->mr_desc.datatype, request->mr_desc.comm);
+    req = mca_match_ucx_half_new(request, false);
     if (NULL == req) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
@@ -253,12 +252,12 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     info->word[0] = address;
     info->word[1] = req->tag;
     info->word[2] = req->entry | ((uint64_t) req->own_gen << 32);
-    request->mr_inner = &req->super;
+    request->mr_chan = req;
+    request->mr_chan_ops = &mca_match_ucx_channel_ops;
     return OMPI_SUCCESS;
 
 err_unlock:
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
-    OMPI_REQUEST_FINI(&req->super);
     OBJ_RELEASE(req); /* the destructor releases what was acquired */
     return ret;
 }
@@ -266,12 +265,11 @@ err_unlock:
 static int match_ucx_connect(mca_match_request_t *request, const mca_match_channel_info_t *offer,
                              const mca_match_channel_info_t *accept)
 {
-    mca_match_ucx_request_t *req;
+    mca_match_ucx_half_t *req;
     struct ompi_proc_t *peer = ompi_comm_peer_lookup(request->mr_desc.comm, request->mr_peer);
     int ret;
 
-    req = mca_match_ucx_request_new(true, request->mr_desc.buf, request->mr_desc.count,
-                                    request->mr_desc.datatype, request->mr_desc.comm);
+    req = mca_match_ucx_half_new(request, true);
     if (NULL == req) {
         OPAL_THREAD_LOCK(&mca_match_ucx_lock);
         mca_match_ucx_slot_release((uint32_t) offer->word[1]);
@@ -307,13 +305,13 @@ static int match_ucx_connect(mca_match_request_t *request, const mca_match_chann
     if (OMPI_SUCCESS != ret) {
         goto err;
     }
-    request->mr_inner = &req->super;
+    request->mr_chan = req;
+    request->mr_chan_ops = &mca_match_ucx_channel_ops;
     return OMPI_SUCCESS;
 
 err:
     opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
                         "match:ucx: cannot reach the receiver (error %d)", ret);
-    OMPI_REQUEST_FINI(&req->super);
     OBJ_RELEASE(req);
     return ret;
 }

@@ -9,7 +9,10 @@
  */
 
 /*
- * The two halves of a UCX channel as persistent requests.
+ * The two halves of a UCX channel, run on the matched requests themselves:
+ * a half is the channel's state for one side of a pair, not a request, so
+ * a start and its completion touch the program's request alone (its
+ * req_start, once matched, is match_ucx_start).
  *
  * Receive m: a rendezvous receive first posts the tag receive of the
  * channel's tag into its buffer (or bounce buffer), so that the message
@@ -46,31 +49,25 @@
 #include "ompi/constants.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/match/ucx/match_ucx.h"
 
 #define MATCH_UCX_DONE_BATCH 32
 
-static mca_match_ucx_request_t *match_ucx_active = NULL;
+static mca_match_ucx_half_t *match_ucx_active = NULL;
 static volatile int32_t match_ucx_nactive = 0;
 
-static int match_ucx_start(size_t count, ompi_request_t **requests);
-static int match_ucx_free(ompi_request_t **request);
-static int match_ucx_cancel(ompi_request_t *request, int complete);
-
-static void match_ucx_request_construct(mca_match_ucx_request_t *req)
+static void match_ucx_request_construct(mca_match_ucx_half_t *req)
 {
-    memset(&req->next, 0, offsetof(mca_match_ucx_request_t, convertor)
-                              - offsetof(mca_match_ucx_request_t, next));
+    memset(&req->owner, 0, offsetof(mca_match_ucx_half_t, convertor)
+                               - offsetof(mca_match_ucx_half_t, owner));
     OBJ_CONSTRUCT(&req->convertor, opal_convertor_t);
-    req->super.req_start = match_ucx_start;
-    req->super.req_free = match_ucx_free;
-    req->super.req_cancel = match_ucx_cancel;
 }
 
 /* lock held: forget operations in flight (UCX completes them on its own);
  * a tag receive still posted is cancelled first, so that no later message
  * lands in a buffer the request no longer owns */
-static void match_ucx_drop_ops(mca_match_ucx_request_t *req)
+static void match_ucx_drop_ops(mca_match_ucx_half_t *req)
 {
     if (!req->is_send && NULL != req->ops[1]) {
         ucp_request_cancel(mca_match_ucx_worker(), req->ops[1]);
@@ -83,7 +80,7 @@ static void match_ucx_drop_ops(mca_match_ucx_request_t *req)
     }
 }
 
-static void match_ucx_request_destruct(mca_match_ucx_request_t *req)
+static void match_ucx_request_destruct(mca_match_ucx_half_t *req)
 {
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
     if (mca_match_ucx_is_open()) {
@@ -100,28 +97,24 @@ static void match_ucx_request_destruct(mca_match_ucx_request_t *req)
     }
 }
 
-OBJ_CLASS_INSTANCE(mca_match_ucx_request_t, ompi_request_t, match_ucx_request_construct,
+OBJ_CLASS_INSTANCE(mca_match_ucx_half_t, opal_object_t, match_ucx_request_construct,
                    match_ucx_request_destruct);
 
-mca_match_ucx_request_t *mca_match_ucx_request_new(bool is_send, void *buf, size_t count,
-                                                   struct ompi_datatype_t *datatype,
-                                                   struct ompi_communicator_t *comm)
+mca_match_ucx_half_t *mca_match_ucx_half_new(mca_match_request_t *owner, bool is_send)
 {
-    mca_match_ucx_request_t *req = OBJ_NEW(mca_match_ucx_request_t);
+    mca_match_ucx_half_t *req = OBJ_NEW(mca_match_ucx_half_t);
     int ret;
 
     if (NULL == req) {
         return NULL;
     }
-    OMPI_REQUEST_INIT(&req->super, true);
-    req->super.req_type = OMPI_REQUEST_PML;
-    req->super.req_mpi_object.comm = comm;
+    req->owner = owner;
     req->is_send = is_send;
     /* the matched request's original request, which held the datatype, is freed */
-    ret = mca_match_base_channel_side_prepare(is_send, buf, count, datatype, &req->datatype,
+    ret = mca_match_base_channel_side_prepare(is_send, owner->mr_desc.buf, owner->mr_desc.count,
+                                              owner->mr_desc.datatype, &req->datatype,
                                               &req->contiguous, &req->cptr, &req->convertor);
     if (OMPI_SUCCESS != ret) {
-        OMPI_REQUEST_FINI(&req->super);
         OBJ_RELEASE(req);
         return NULL;
     }
@@ -129,7 +122,7 @@ mca_match_ucx_request_t *mca_match_ucx_request_new(bool is_send, void *buf, size
 }
 
 /* lock held: one put; a pending operation is kept in ops[slot] */
-static int match_ucx_put(mca_match_ucx_request_t *req, int slot, const void *src, size_t len,
+static int match_ucx_put(mca_match_ucx_half_t *req, int slot, const void *src, size_t len,
                          uint64_t remote, ucp_rkey_h rkey)
 {
     ucp_request_param_t param = {.op_attr_mask = 0};
@@ -149,10 +142,10 @@ static int match_ucx_put(mca_match_ucx_request_t *req, int slot, const void *src
 /* lock held: write value at off in the peer's slot (its word at 0, or an
  * inline line's stamp): a release store when the peer's region is mapped
  * here (a shared-memory transport), else a put */
-static int match_ucx_put_word(mca_match_ucx_request_t *req, int slot, size_t off,
-                              uint64_t value)
+static inline int match_ucx_put_word(mca_match_ucx_half_t *req, int slot, size_t off,
+                                     uint64_t value)
 {
-    if (NULL != req->peer_ptr) {
+    if (OPAL_LIKELY(NULL != req->peer_ptr)) {
         __atomic_store_n((uint64_t *) (req->peer_ptr + off), value, __ATOMIC_RELEASE);
         return MPI_SUCCESS;
     }
@@ -162,7 +155,7 @@ static int match_ucx_put_word(mca_match_ucx_request_t *req, int slot, size_t off
 }
 
 /* lock held: are the request's operations complete? */
-static bool match_ucx_ops_done(mca_match_ucx_request_t *req)
+static bool match_ucx_ops_check(mca_match_ucx_half_t *req)
 {
     for (int i = 0; i < 2; ++i) {
         if (NULL != req->ops[i]) {
@@ -180,7 +173,13 @@ static bool match_ucx_ops_done(mca_match_ucx_request_t *req)
     return true;
 }
 
-static void match_ucx_pack(mca_match_ucx_request_t *req, unsigned char *dst)
+static inline bool match_ucx_ops_done(mca_match_ucx_half_t *req)
+{
+    /* stores into a mapped region leave no operation */
+    return (NULL == req->ops[0] && NULL == req->ops[1]) || match_ucx_ops_check(req);
+}
+
+static void match_ucx_pack(mca_match_ucx_half_t *req, unsigned char *dst)
 {
     struct iovec iov = {.iov_base = dst, .iov_len = req->bytes};
     uint32_t iov_count = 1;
@@ -190,25 +189,30 @@ static void match_ucx_pack(mca_match_ucx_request_t *req, unsigned char *dst)
     (void) opal_convertor_pack(&req->convertor, &iov, &iov_count, &max_data);
 }
 
-static void match_ucx_unpack(mca_match_ucx_request_t *req, unsigned char *src)
+static void match_ucx_unpack_convertor(mca_match_ucx_half_t *req, unsigned char *src)
 {
     struct iovec iov = {.iov_base = src, .iov_len = req->bytes};
     uint32_t iov_count = 1;
     size_t max_data = req->bytes, zero = 0;
 
-    if (req->contiguous) {
-        if (src != req->cptr) {
-            memcpy(req->cptr, src, req->bytes);
-        }
-        return;
-    }
     (void) opal_convertor_set_position(&req->convertor, &zero);
     (void) opal_convertor_unpack(&req->convertor, &iov, &iov_count, &max_data);
 }
 
+static inline void match_ucx_unpack(mca_match_ucx_half_t *req, unsigned char *src)
+{
+    if (OPAL_LIKELY(req->contiguous)) {
+        if (src != req->cptr) {
+            mca_match_base_copy_small(req->cptr, src, req->bytes);
+        }
+        return;
+    }
+    match_ucx_unpack_convertor(req, src);
+}
+
 /* the count in the own slot's word, 0 while the word holds a value meant
  * for the slot's previous channel */
-static inline uint64_t match_ucx_word(const mca_match_ucx_request_t *req)
+static inline uint64_t match_ucx_word(const mca_match_ucx_half_t *req)
 {
     uint64_t v = __atomic_load_n(req->word, __ATOMIC_ACQUIRE);
 
@@ -218,7 +222,7 @@ static inline uint64_t match_ucx_word(const mca_match_ucx_request_t *req)
 /* has the receiver started receive need?  The grant word is read only
  * when the value last read does not tell: it is a line the receiver
  * writes at every start */
-static inline bool match_ucx_granted(mca_match_ucx_request_t *req, uint64_t need)
+static inline bool match_ucx_granted(mca_match_ucx_half_t *req, uint64_t need)
 {
     if (req->grant_seen < need) {
         req->grant_seen = match_ucx_word(req);
@@ -233,13 +237,13 @@ static inline uint64_t match_ucx_stamp(uint64_t gen, uint64_t m)
 }
 
 /* receiver: the line of message m in the own inline ring */
-static inline unsigned char *match_ucx_line(const mca_match_ucx_request_t *req, uint64_t m)
+static inline unsigned char *match_ucx_line(const mca_match_ucx_half_t *req, uint64_t m)
 {
     return req->lines + ((m - 1) % MCA_MATCH_UCX_INLINE_DEPTH) * MCA_MATCH_UCX_LINE;
 }
 
 /* receiver: has message m arrived? */
-static inline bool match_ucx_arrived(const mca_match_ucx_request_t *req, uint64_t m)
+static inline bool match_ucx_arrived(const mca_match_ucx_half_t *req, uint64_t m)
 {
     if (req->inline_msg) {
         return __atomic_load_n((const uint64_t *) match_ucx_line(req, m), __ATOMIC_ACQUIRE)
@@ -250,7 +254,7 @@ static inline bool match_ucx_arrived(const mca_match_ucx_request_t *req, uint64_
 
 /* lock held: the tag operation of a rendezvous message, send or receive of
  * the channel's tag; a pending one is kept in ops[slot] */
-static int match_ucx_tag_op(mca_match_ucx_request_t *req, int slot, void *buf)
+static int match_ucx_tag_op(mca_match_ucx_half_t *req, int slot, void *buf)
 {
     ucp_request_param_t param = {.op_attr_mask = 0};
     ucs_status_ptr_t op;
@@ -273,21 +277,10 @@ static int match_ucx_tag_op(mca_match_ucx_request_t *req, int slot, void *buf)
     return MPI_SUCCESS;
 }
 
-/* lock held: the message's bytes into the peer's region at off (src: the
- * send buffer, or the bounce buffer of a non-contiguous one).  Where UCX
- * mapped the region here, a copy (the release store of the flag or stamp
- * after it orders it); otherwise a put and a fence, since data and flag go
- * into one region over one lane, where a fence orders them. */
-static int match_ucx_write_data(mca_match_ucx_request_t *req, const void *src, size_t off)
+/* lock held: the message's bytes put into the peer's region at off, and
+ * a fence (see match_ucx_write_data) */
+static int match_ucx_write_data_put(mca_match_ucx_half_t *req, const void *src, size_t off)
 {
-    if (NULL != req->peer_ptr) {
-        if (req->contiguous) {
-            memcpy(req->peer_ptr + off, src, req->bytes);
-        } else {
-            match_ucx_pack(req, req->peer_ptr + off);
-        }
-        return MPI_SUCCESS;
-    }
     if (!req->contiguous) {
         match_ucx_pack(req, req->bounce);
     }
@@ -299,8 +292,26 @@ static int match_ucx_write_data(mca_match_ucx_request_t *req, const void *src, s
     return MPI_SUCCESS;
 }
 
+/* lock held: the message's bytes into the peer's region at off (src: the
+ * send buffer, or the bounce buffer of a non-contiguous one).  Where UCX
+ * mapped the region here, a copy (the release store of the flag or stamp
+ * after it orders it); otherwise a put and a fence, since data and flag go
+ * into one region over one lane, where a fence orders them. */
+static inline int match_ucx_write_data(mca_match_ucx_half_t *req, const void *src, size_t off)
+{
+    if (OPAL_LIKELY(NULL != req->peer_ptr)) {
+        if (OPAL_LIKELY(req->contiguous)) {
+            mca_match_base_copy_small(req->peer_ptr + off, src, req->bytes);
+        } else {
+            match_ucx_pack(req, req->peer_ptr + off);
+        }
+        return MPI_SUCCESS;
+    }
+    return match_ucx_write_data_put(req, src, off);
+}
+
 /* lock held: the send of message m, once the grant it needs is there */
-static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
+static bool match_ucx_send_advance(mca_match_ucx_half_t *req, uint64_t m)
 {
     if (0 == req->stage) {
         void *src = req->contiguous ? (void *) req->cptr : (void *) req->bounce;
@@ -355,7 +366,7 @@ static bool match_ucx_send_advance(mca_match_ucx_request_t *req, uint64_t m)
 }
 
 /* lock held: the receive of message m */
-static bool match_ucx_recv_advance(mca_match_ucx_request_t *req, uint64_t m)
+static bool match_ucx_recv_advance(mca_match_ucx_half_t *req, uint64_t m)
 {
     if (0 == req->stage) {
         if (!req->eager
@@ -408,25 +419,27 @@ static bool match_ucx_recv_advance(mca_match_ucx_request_t *req, uint64_t m)
 
 /* lock held: move what can be moved.  Returns true when the request is
  * complete. */
-static bool match_ucx_advance(mca_match_ucx_request_t *req)
+static bool match_ucx_advance(mca_match_ucx_half_t *req)
 {
     uint64_t m = req->count + 1;
 
     return req->is_send ? match_ucx_send_advance(req, m) : match_ucx_recv_advance(req, m);
 }
 
-static void match_ucx_complete(mca_match_ucx_request_t *req)
+static inline void match_ucx_complete(mca_match_ucx_half_t *req)
 {
-    req->super.req_status.MPI_ERROR = req->status;
-    if (MPI_SUCCESS == req->status && req->truncated) {
-        req->super.req_status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    ompi_status_public_t *status = &req->owner->super.req_status;
+
+    status->MPI_ERROR = req->status;
+    if (OPAL_UNLIKELY(req->truncated) && MPI_SUCCESS == req->status) {
+        status->MPI_ERROR = MPI_ERR_TRUNCATE;
     }
-    req->super.req_status._ucount = req->bytes;
-    ompi_request_complete(&req->super, true);
+    status->_ucount = req->bytes;
+    mca_match_request_channel_done(req->owner);
 }
 
 /* lock held */
-static void match_ucx_list_remove(mca_match_ucx_request_t *req)
+static void match_ucx_list_remove(mca_match_ucx_half_t *req)
 {
     if (NULL != req->prev) {
         req->prev->next = req->next;
@@ -440,41 +453,53 @@ static void match_ucx_list_remove(mca_match_ucx_request_t *req)
     match_ucx_nactive--;
 }
 
+static inline void match_ucx_start_one(mca_match_request_t *owner)
+{
+    mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) owner->mr_chan;
+    bool done;
+
+    mca_match_request_activate(owner);
+    req->status = MPI_SUCCESS;
+    req->stage = 0;
+    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+    done = match_ucx_advance(req);
+    if (!done) {
+        req->prev = NULL;
+        req->next = match_ucx_active;
+        if (NULL != match_ucx_active) {
+            match_ucx_active->prev = req;
+        }
+        match_ucx_active = req;
+        match_ucx_nactive++;
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+    if (done) {
+        match_ucx_complete(req);
+    }
+}
+
+/* the matched request's req_start */
 static int match_ucx_start(size_t count, ompi_request_t **requests)
 {
-    for (size_t i = 0; i < count; ++i) {
-        mca_match_ucx_request_t *req = (mca_match_ucx_request_t *) requests[i];
-        bool done;
-
-        req->super.req_state = OMPI_REQUEST_ACTIVE;
-        req->super.req_complete = REQUEST_PENDING;
-        req->super.req_status.MPI_ERROR = MPI_SUCCESS;
-        req->super.req_status._cancelled = 0;
-        req->status = MPI_SUCCESS;
-        req->stage = 0;
-        OPAL_THREAD_LOCK(&mca_match_ucx_lock);
-        done = match_ucx_advance(req);
-        if (!done) {
-            req->prev = NULL;
-            req->next = match_ucx_active;
-            if (NULL != match_ucx_active) {
-                match_ucx_active->prev = req;
-            }
-            match_ucx_active = req;
-            match_ucx_nactive++;
-        }
-        OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
-        if (done) {
-            match_ucx_complete(req);
-        }
+    if (OPAL_UNLIKELY(mca_match_request_start_refused(count, requests))) {
+        return OMPI_ERR_REQUEST;
     }
+    for (size_t i = 0; i < count; ++i) {
+        match_ucx_start_one((mca_match_request_t *) requests[i]);
+    }
+    return OMPI_SUCCESS;
+}
+
+static int match_ucx_start_owned(mca_match_request_t *owner)
+{
+    match_ucx_start_one(owner);
     return OMPI_SUCCESS;
 }
 
 int mca_match_ucx_progress(void)
 {
-    mca_match_ucx_request_t *done[MATCH_UCX_DONE_BATCH];
-    mca_match_ucx_request_t *req, *next;
+    mca_match_ucx_half_t *done[MATCH_UCX_DONE_BATCH];
+    mca_match_ucx_half_t *req, *next;
     int ndone = 0;
 
     /* the worker is progressed once it exists: a peer's puts over a
@@ -508,11 +533,10 @@ int mca_match_ucx_progress(void)
  * receive that start posts); a send cannot (its data may be on its way).
  * A rendezvous receive is cancelled when UCX can cancel its tag receive,
  * which it can until a message matched it. */
-static int match_ucx_cancel(ompi_request_t *request, int complete)
+static void match_ucx_cancel(mca_match_request_t *owner)
 {
-    mca_match_ucx_request_t *req = (mca_match_ucx_request_t *) request;
+    mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) owner->mr_chan;
     bool cancelled = false;
-    (void) complete;
 
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
     if (!req->is_send && 2 > req->stage && (NULL != req->prev || match_ucx_active == req)) {
@@ -529,22 +553,26 @@ static int match_ucx_cancel(ompi_request_t *request, int complete)
     }
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
     if (cancelled) {
-        req->super.req_status._cancelled = 1;
-        req->super.req_status._ucount = 0;
-        ompi_request_complete(&req->super, true);
+        owner->super.req_status._cancelled = 1;
+        owner->super.req_status._ucount = 0;
+        mca_match_request_channel_done(owner);
     }
-    return OMPI_SUCCESS;
 }
 
-static int match_ucx_free(ompi_request_t **request)
+static void match_ucx_release(mca_match_request_t *owner)
 {
-    mca_match_ucx_request_t *req = (mca_match_ucx_request_t *) *request;
+    mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) owner->mr_chan;
 
-    OMPI_REQUEST_FINI(&req->super);
+    owner->mr_chan = NULL;
     OBJ_RELEASE(req);
-    *request = MPI_REQUEST_NULL;
-    return OMPI_SUCCESS;
 }
+
+const mca_match_channel_ops_t mca_match_ucx_channel_ops = {
+    .start = match_ucx_start,
+    .start_owned = match_ucx_start_owned,
+    .cancel = match_ucx_cancel,
+    .release = match_ucx_release,
+};
 
 void mca_match_ucx_request_fini(void)
 {
