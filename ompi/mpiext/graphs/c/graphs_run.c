@@ -186,6 +186,8 @@ typedef struct graphs_run_t {
     graphs_inst_t *inst;            /**< retained */
     int idx;                        /**< node index in inst->def */
     graphs_dnode_t *dn;             /**< that node (started again at each iteration of a loop) */
+    ompi_mpix_token_t *token;       /**< a token node: dn->token, read here at its start
+                                         without the node's cache lines */
     struct graphs_block_t *block;
     ompi_mpix_token_t *tcopy;       /**< the token with its variables resolved, or NULL */
     struct graphs_child_t *child;   /**< a running sub-execution, or NULL */
@@ -415,6 +417,7 @@ static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
         OBJ_RETAIN(inst);
         r->idx = i;
         r->dn = &d->nodes[i];
+        r->token = r->dn->token;
         r->block = block;
         r->tcopy = NULL;
         r->child = NULL;
@@ -616,7 +619,7 @@ static int run_start_now(void *op, ompi_request_t **reqs, int *nreqs)
 {
     int rc = MPI_SUCCESS;
 
-    if (graphs_token_try_now(((graphs_run_t *) op)->dn->token, reqs, nreqs, &rc)) {
+    if (graphs_token_try_now(((graphs_run_t *) op)->token, reqs, nreqs, &rc)) {
         *nreqs = 0;
     }
     return rc;
@@ -754,6 +757,7 @@ static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_in
         r->inst = inst;
         r->idx = i;
         r->dn = dn;
+        r->token = dn->token;
         r->block = block;
         r->tcopy = NULL;
         r->child = NULL;
@@ -857,6 +861,7 @@ int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
     block->runs[0].inst = inst;
     block->runs[0].idx = 0;
     block->runs[0].dn = &d->nodes[0];
+    block->runs[0].token = token;
     block->runs[0].block = block;
     block->runs[0].tcopy = NULL;
     block->runs[0].child = NULL;
