@@ -505,16 +505,8 @@ static __opal_attribute_noinline__ int run_start_token(graphs_run_t *run, ompi_m
     if (GRAPHS_OP_GRAPH == t->kind) {
         return child_start(run, t->a.gdef, -1, reqs, nreqs);
     }
-    if (0 == t->nvb && graphs_token_fast(t)) {
-        /* an operation done in the call (a small send) is finished here,
-         * so that the executor neither polls it nor goes through run_finish
-         * and the op table */
-        if (graphs_token_try_now(t, reqs, nreqs, &rc)) {
-            *nreqs = 0;
-            return rc;
-        }
-        return MPI_SUCCESS;
-    }
+    /* a token that may start at once with its own arguments has
+     * graphs_run_now_ops (run_ops) and does not come here */
     if (0 < t->nvb) {
         run->tcopy = malloc(sizeof(*t));
         if (NULL == run->tcopy) {
