@@ -94,6 +94,7 @@ void ompi_queue_exec_init(ompi_queue_exec_t *exec, bool open, ompi_queue_exec_do
     OBJ_CONSTRUCT(&exec->lock, opal_mutex_t);
     exec->nodes = NULL;
     exec->nnodes = exec->cap = exec->lo = exec->running = exec->unchained = 0;
+    exec->unchained_all = 0;
     exec->retired = 0;
     exec->error = MPI_SUCCESS;
     exec->error_node = -1;
@@ -128,6 +129,7 @@ void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
 {
     exec_drop_nodes(exec, 0, exec->nnodes);
     exec->nnodes = exec->lo = exec->running = exec->unchained = 0;
+    exec->unchained_all = 0;
     exec->retired = 0;
     exec->error = MPI_SUCCESS;
     exec->error_node = -1;
@@ -137,22 +139,18 @@ void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
 
 bool ompi_queue_exec_rewind(ompi_queue_exec_t *exec)
 {
-    int32_t unchained = 0;
-
     if (exec->open || exec->advancing || 0 != exec->running) {
         return false;
     }
+    /* nothing runs: every node is done or never started, with no request
+     * (exec_node_done cleared nreqs) */
     for (int32_t i = 0; i < exec->nnodes; ++i) {
         ompi_queue_exec_node_t *node = &exec->nodes[i];
         node->state = OMPI_QUEUE_EXEC_WAITING;
-        node->nreqs = 0;
         node->deps_left = node->ndeps;
-        if (!(node->flags & OMPI_QUEUE_EXEC_CHAINED)) {
-            unchained++;
-        }
     }
     exec->lo = 0;
-    exec->unchained = unchained;
+    exec->unchained = exec->unchained_all;
     exec->error = MPI_SUCCESS;
     exec->error_node = -1;
     exec->coll_next = 0;
@@ -245,6 +243,7 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
         node->flags |= OMPI_QUEUE_EXEC_CHAINED;
     } else {
         exec->unchained++;
+        exec->unchained_all++;
     }
     exec->nnodes++;
     return idx;
@@ -380,6 +379,11 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
                 progress++;
                 if (MPI_SUCCESS != rc || 0 == nreqs) {
                     exec_node_done(exec, i, rc);
+                    if (i == exec->lo) {
+                        /* done at once at the head (a fan-out of small
+                         * sends): no second walk over it below */
+                        exec->lo = i + 1;
+                    }
                 } else {
                     node->nreqs = (uint8_t) nreqs;
                     node->state = OMPI_QUEUE_EXEC_RUNNING;
@@ -413,7 +417,7 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
         /* a stream in steady state reuses the same few slots */
         exec_drop_nodes(exec, 0, exec->nnodes);
         exec->retired += (uint64_t) exec->nnodes;
-        exec->nnodes = exec->lo = 0;
+        exec->nnodes = exec->lo = exec->unchained_all = 0;
     }
     exec->advancing = false;
     return events;

@@ -144,6 +144,7 @@ struct ompi_queue_exec_t {
     int32_t lo;              /**< every node below lo is done */
     int32_t running;
     int32_t unchained;       /**< nodes not done that lack OMPI_QUEUE_EXEC_CHAINED */
+    int32_t unchained_all;   /**< nodes that lack it, done or not (ompi_queue_exec_rewind) */
     uint64_t retired;        /**< nodes done and dropped from nodes[] (open executions) */
     int error;               /**< first failure (MPI error class) */
     int error_node;          /**< its node index (retired + index), -1 */

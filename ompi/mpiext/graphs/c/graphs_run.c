@@ -186,6 +186,8 @@ typedef struct graphs_run_t {
     graphs_inst_t *inst;            /**< retained */
     int idx;                        /**< node index in inst->def */
     graphs_dnode_t *dn;             /**< that node (started again at each iteration of a loop) */
+    ompi_mpix_token_t *token;       /**< a token node: dn->token, read here at its start
+                                         without the node's cache lines */
     struct graphs_block_t *block;
     ompi_mpix_token_t *tcopy;       /**< the token with its variables resolved, or NULL */
     struct graphs_child_t *child;   /**< a running sub-execution, or NULL */
@@ -211,16 +213,26 @@ typedef struct graphs_child_t {
     bool cancelled;
 } graphs_child_t;
 
-static const ompi_queue_exec_op_ops_t graphs_run_ops, graphs_run_leaf_ops;
+static const ompi_queue_exec_op_ops_t graphs_run_ops, graphs_run_leaf_ops, graphs_run_now_ops,
+    graphs_run_reduce_ops;
 
 /* the executor functions of a node: a node that may hold a sub-execution
  * (if/else, while, a graph token) is advanced and cancelled through it; the
- * others have no progress function to be called at every poll */
+ * others have no progress function to be called at every poll; a token
+ * that may start at once with its own arguments (a send of a fan-out, a
+ * loop's exchange) starts through a function of its own */
 static inline const ompi_queue_exec_op_ops_t *run_ops(const graphs_dnode_t *dn)
 {
     if (GRAPHS_GN_IF == dn->type || GRAPHS_GN_WHILE == dn->type
         || (GRAPHS_GN_TOKEN == dn->type && GRAPHS_OP_GRAPH == dn->token->kind)) {
         return &graphs_run_ops;
+    }
+    if (GRAPHS_GN_TOKEN == dn->type && 0 == dn->token->nvb && graphs_token_fast(dn->token)
+        && GRAPHS_OP_CALLBACK != dn->token->kind) {
+        return &graphs_run_now_ops;
+    }
+    if (GRAPHS_GN_REDUCE == dn->type) {
+        return &graphs_run_reduce_ops;
     }
     return &graphs_run_leaf_ops;
 }
@@ -405,6 +417,7 @@ static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
         OBJ_RETAIN(inst);
         r->idx = i;
         r->dn = &d->nodes[i];
+        r->token = r->dn->token;
         r->block = block;
         r->tcopy = NULL;
         r->child = NULL;
@@ -492,16 +505,8 @@ static __opal_attribute_noinline__ int run_start_token(graphs_run_t *run, ompi_m
     if (GRAPHS_OP_GRAPH == t->kind) {
         return child_start(run, t->a.gdef, -1, reqs, nreqs);
     }
-    if (0 == t->nvb && graphs_token_fast(t)) {
-        /* an operation done in the call (a small send) is finished here,
-         * so that the executor neither polls it nor goes through run_finish
-         * and the op table */
-        if (graphs_token_try_now(t, reqs, nreqs, &rc)) {
-            *nreqs = 0;
-            return rc;
-        }
-        return MPI_SUCCESS;
-    }
+    /* a token that may start at once with its own arguments has
+     * graphs_run_now_ops (run_ops) and does not come here */
     if (0 < t->nvb) {
         run->tcopy = malloc(sizeof(*t));
         if (NULL == run->tcopy) {
@@ -521,6 +526,37 @@ static __opal_attribute_noinline__ int run_start_token(graphs_run_t *run, ompi_m
     return rc;
 }
 
+static inline int run_reduce(graphs_run_t *run, graphs_dnode_t *dn)
+{
+    graphs_vcache_t *vc = run->vc;
+    int rc;
+
+    if (NULL == vc && MPI_SUCCESS != (rc = reduce_lookup(run, dn))) {
+        return rc;
+    }
+    vc = run->vc;
+    if (0 != vc->sum_ik) {
+        /* modulo 2^n, as the integer MPI_SUM */
+        uint64_t x = (uint64_t) graphs_var_int_read(vc->sum_ik, vc->p[0])
+                     + (uint64_t) graphs_var_int_read(vc->sum_ik, vc->p[1]);
+        graphs_var_int_write(vc->sum_ik, vc->p[2], (int64_t) x);
+        return MPI_SUCCESS;
+    }
+    return graphs_var_reduce_compute(dn->op, dn->cmp, vc->t[0], vc->p[0], vc->p[1], vc->t[2],
+                                     vc->p[2]);
+}
+
+/* the start of a var_reduce node (graphs_run_reduce_ops: a loop's counter
+ * is one per iteration) */
+static int run_start_reduce(void *op, ompi_request_t **reqs, int *nreqs)
+{
+    graphs_run_t *run = (graphs_run_t *) op;
+
+    (void) reqs;
+    *nreqs = 0;
+    return run_reduce(run, run->dn);
+}
+
 /* the start of the other nodes */
 static __opal_attribute_noinline__ int run_start_other(graphs_run_t *run, graphs_dnode_t *dn,
                                                        ompi_request_t **reqs, int *nreqs)
@@ -532,22 +568,8 @@ static __opal_attribute_noinline__ int run_start_other(graphs_run_t *run, graphs
     case GRAPHS_GN_JOIN:
     case GRAPHS_GN_NOP:
         return MPI_SUCCESS;
-    case GRAPHS_GN_REDUCE: {
-        graphs_vcache_t *vc = run->vc;
-        if (NULL == vc && MPI_SUCCESS != (rc = reduce_lookup(run, dn))) {
-            return rc;
-        }
-        vc = run->vc;
-        if (0 != vc->sum_ik) {
-            /* modulo 2^n, as the integer MPI_SUM */
-            uint64_t x = (uint64_t) graphs_var_int_read(vc->sum_ik, vc->p[0])
-                         + (uint64_t) graphs_var_int_read(vc->sum_ik, vc->p[1]);
-            graphs_var_int_write(vc->sum_ik, vc->p[2], (int64_t) x);
-            return MPI_SUCCESS;
-        }
-        return graphs_var_reduce_compute(dn->op, dn->cmp, vc->t[0], vc->p[0], vc->p[1], vc->t[2],
-                                         vc->p[2]);
-    }
+    case GRAPHS_GN_REDUCE:
+        return run_reduce(run, dn);
     case GRAPHS_GN_IF: {
         bool c = cond_true(inst, dn->var, &rc);
         graphs_gdef_t *branch = dn->sub[c ? 0 : 1];
@@ -580,6 +602,19 @@ static int run_start(void *op, ompi_request_t **reqs, int *nreqs)
         return run_start_token(run, dn->token, reqs, nreqs);
     }
     return run_start_other(run, dn, reqs, nreqs);
+}
+
+/* the start of a token node of graphs_run_now_ops: an operation done in
+ * the call (a small send) is finished here, so that the executor neither
+ * polls it nor goes through run_finish and the op table */
+static int run_start_now(void *op, ompi_request_t **reqs, int *nreqs)
+{
+    int rc = MPI_SUCCESS;
+
+    if (graphs_token_try_now(((graphs_run_t *) op)->token, reqs, nreqs, &rc)) {
+        *nreqs = 0;
+    }
+    return rc;
 }
 
 static int run_finish(void *op, ompi_request_t **reqs, int nreqs)
@@ -653,6 +688,22 @@ static const ompi_queue_exec_op_ops_t graphs_run_ops = {
     .cancel = run_cancel,
 };
 
+static const ompi_queue_exec_op_ops_t graphs_run_now_ops = {
+    .start = run_start_now,
+    .finish = run_finish,
+    .release = run_release,
+    .progress = NULL,
+    .cancel = NULL,
+};
+
+static const ompi_queue_exec_op_ops_t graphs_run_reduce_ops = {
+    .start = run_start_reduce,
+    .finish = run_finish,
+    .release = run_release,
+    .progress = NULL,
+    .cancel = NULL,
+};
+
 static const ompi_queue_exec_op_ops_t graphs_run_leaf_ops = {
     .start = run_start,
     .finish = run_finish,
@@ -698,6 +749,7 @@ static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_in
         r->inst = inst;
         r->idx = i;
         r->dn = dn;
+        r->token = dn->token;
         r->block = block;
         r->tcopy = NULL;
         r->child = NULL;
@@ -753,7 +805,9 @@ int graphs_exec_reload(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
 {
     if (GRAPHS_OP_GRAPH == token->kind && !exec->open && 0 < exec->nnodes
         && exec->nnodes == token->a.gdef->nnodes
-        && (&graphs_run_ops == exec->nodes[0].ops || &graphs_run_leaf_ops == exec->nodes[0].ops)) {
+        && (&graphs_run_ops == exec->nodes[0].ops || &graphs_run_leaf_ops == exec->nodes[0].ops
+            || &graphs_run_now_ops == exec->nodes[0].ops
+            || &graphs_run_reduce_ops == exec->nodes[0].ops)) {
         graphs_inst_t *inst = ((graphs_run_t *) exec->nodes[0].op)->inst;
         if (inst->def == token->a.gdef && NULL == inst->parent && ompi_queue_exec_rewind(exec)) {
             inst_rearm(inst);
@@ -799,6 +853,7 @@ int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
     block->runs[0].inst = inst;
     block->runs[0].idx = 0;
     block->runs[0].dn = &d->nodes[0];
+    block->runs[0].token = token;
     block->runs[0].block = block;
     block->runs[0].tcopy = NULL;
     block->runs[0].child = NULL;
