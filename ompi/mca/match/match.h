@@ -205,7 +205,7 @@ typedef struct mca_match_channel_ops_t {
      */
     int (*start_owned)(struct mca_match_request_t *request);
     /** MPI_Cancel of an active request: complete it cancelled
-     * (_cancelled 1, _ucount 0, mca_match_request_channel_done), or leave it. */
+     * (mca_match_request_channel_cancelled), or leave it. */
     void (*cancel)(struct mca_match_request_t *request);
     /** Release request->mr_chan: the request is inactive and being released,
      * or its match failed after the module set it up. */

@@ -223,6 +223,15 @@ static inline void mca_match_request_channel_done(mca_match_request_t *req)
     ompi_request_complete(&req->super, true);
 }
 
+/** A channel's MPI_Cancel that took back a receive not yet filled: the
+ * start's completion, marked cancelled and empty. */
+static inline void mca_match_request_channel_cancelled(mca_match_request_t *req)
+{
+    req->super.req_status._cancelled = 1;
+    req->super.req_status._ucount = 0;
+    mca_match_request_channel_done(req);
+}
+
 
 /**
  * Check that a request may be matched.

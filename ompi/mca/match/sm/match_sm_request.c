@@ -371,9 +371,7 @@ static void match_sm_cancel(mca_match_request_t *owner)
     }
     OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
     if (cancelled) {
-        owner->super.req_status._cancelled = 1;
-        owner->super.req_status._ucount = 0;
-        mca_match_request_channel_done(owner);
+        mca_match_request_channel_cancelled(owner);
     }
 }
 

@@ -553,9 +553,7 @@ static void match_ucx_cancel(mca_match_request_t *owner)
     }
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
     if (cancelled) {
-        owner->super.req_status._cancelled = 1;
-        owner->super.req_status._ucount = 0;
-        mca_match_request_channel_done(owner);
+        mca_match_request_channel_cancelled(owner);
     }
 }
 
