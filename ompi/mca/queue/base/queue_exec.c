@@ -32,6 +32,18 @@ static volatile int exec_active_count = 0;
 static opal_mutex_t exec_active_lock = OPAL_MUTEX_STATIC_INIT;
 static bool exec_registered = false;
 
+opal_atomic_int32_t ompi_queue_exec_signal = 0;
+/* the signal's value at the start of the last sweep of the active list */
+static int32_t exec_seen = -1;
+/* running nodes marked OMPI_QUEUE_EXEC_POLLED */
+static opal_atomic_int32_t exec_npolled = 0;
+/* with threads, a request's completion can bump the signal just before it
+ * is seen complete (ompi_request_complete calls back first), and the sweep
+ * that looked at it in between misses it: every EXEC_SWEEP_EVERY calls a
+ * sweep looks anyway */
+#define EXEC_SWEEP_EVERY 8
+static uint32_t exec_calls = 0;
+
 /* node flags that need a check before the node starts */
 #define EXEC_SPECIAL_FLAGS \
     (OMPI_QUEUE_EXEC_BLOCKING | OMPI_QUEUE_EXEC_COLL | OMPI_QUEUE_EXEC_COLL_ITEM)
@@ -57,6 +69,7 @@ static void *exec_worker_main(void *arg)
     w->rc = w->ops->start(w->op, reqs, &nreqs);
     opal_atomic_wmb();
     w->done = 1;
+    ompi_queue_exec_poke();
     return NULL;
 }
 
@@ -246,6 +259,9 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
         exec->unchained_all++;
     }
     exec->nnodes++;
+    if (exec->active) {
+        ompi_queue_exec_poke();
+    }
     return idx;
 }
 
@@ -258,10 +274,16 @@ static inline void exec_node_done(ompi_queue_exec_t *exec, int32_t idx, int rc)
     if (!(node->flags & OMPI_QUEUE_EXEC_CHAINED)) {
         exec->unchained--;
     }
-    if (node->flags & OMPI_QUEUE_EXEC_COLL_ITEM) {
-        /* a compound collective item lets the next collective start only
-         * once it completed */
-        exec->coll_next++;
+    if (OPAL_UNLIKELY(node->flags & (OMPI_QUEUE_EXEC_COLL_ITEM | OMPI_QUEUE_EXEC_POLLED))) {
+        if (node->flags & OMPI_QUEUE_EXEC_COLL_ITEM) {
+            /* a compound collective item lets the next collective start
+             * only once it completed */
+            exec->coll_next++;
+        }
+        if (node->flags & OMPI_QUEUE_EXEC_POLLED) {
+            node->flags &= ~OMPI_QUEUE_EXEC_POLLED;
+            (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, -1);
+        }
     }
     if (MPI_SUCCESS != rc && MPI_SUCCESS == exec->error) {
         exec->error = rc;
@@ -293,7 +315,41 @@ static inline bool exec_reqs_complete(ompi_request_t *const *reqs, int nreqs)
     return true;
 }
 
-int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
+static int exec_req_completed(ompi_request_t *req)
+{
+    (void) req;
+    ompi_queue_exec_poke();
+    return 0;
+}
+
+/* a node now running on requests: have their completions poke the progress
+ * callback (a sub-execution's own nodes do that for it) */
+static inline void exec_node_watch(ompi_queue_exec_node_t *node)
+{
+    if (NULL != node->ops->progress) {
+        return;
+    }
+    for (int r = 0; r < node->nreqs; ++r) {
+        ompi_request_t *req = node->reqs[r];
+        if (NULL == req->req_complete_cb) {
+            req->req_complete_cb = exec_req_completed;
+        } else if (exec_req_completed != req->req_complete_cb
+                   && !(node->flags & OMPI_QUEUE_EXEC_POLLED)) {
+            node->flags |= OMPI_QUEUE_EXEC_POLLED;
+            (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, 1);
+        }
+    }
+    if (OPAL_UNLIKELY(opal_using_threads())) {
+        /* completed in another thread before its callback was set: nobody
+         * poked for it */
+        opal_atomic_mb();
+        if (exec_reqs_complete(node->reqs, node->nreqs)) {
+            ompi_queue_exec_poke();
+        }
+    }
+}
+
+int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
 {
     int events = 0, progress;
     bool held_back;
@@ -394,6 +450,8 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
                         rc = node->ops->finish(node->op, node->reqs, node->nreqs);
                         exec->running--;
                         exec_node_done(exec, i, rc);
+                    } else {
+                        exec_node_watch(node);
                     }
                 }
             }
@@ -405,14 +463,16 @@ int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
         if (exec->nnodes != grown_from && !exec->open) {
             /* a goto re-activated part of the graph: one round per call, so
              * that an endless loop still returns to the caller (and can be
-             * cancelled) */
+             * cancelled); the next progress call goes on */
+            ompi_queue_exec_poke();
             break;
         }
-        /* another pass finds something to do only where a node still runs
-         * or a collective waited for one that started after it in this
-         * pass: a node made ready by a completion comes later in the array
-         * than the node that completed, and was started in this pass */
-    } while (0 != progress && (0 != exec->running || held_back));
+        /* another pass finds something to do only where a collective
+         * waited for one that started after it in this pass: a node made
+         * ready by a completion comes later in the array than the node
+         * that completed, and was started in this pass; a running node's
+         * requests complete in a later progress call, which pokes */
+    } while (0 != progress && held_back);
     if (exec->open && exec->lo == exec->nnodes && 0 < exec->nnodes) {
         /* a stream in steady state reuses the same few slots */
         exec_drop_nodes(exec, 0, exec->nnodes);
@@ -437,6 +497,7 @@ int ompi_queue_exec_track(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_
         node->nreqs = (uint8_t) nreqs;
         node->state = OMPI_QUEUE_EXEC_RUNNING;
         exec->running++;
+        exec_node_watch(node);
         return 0;
     }
     /* no room to track it: wait for it here, and fail */
@@ -470,12 +531,17 @@ void ompi_queue_exec_cancel(ompi_queue_exec_t *exec)
             }
         }
     }
+    /* with nothing running, the execution is complete now: the next sweep
+     * must see it */
+    ompi_queue_exec_poke();
 }
 
 int ompi_queue_exec_activate(ompi_queue_exec_t *exec)
 {
     OPAL_THREAD_LOCK(&exec_active_lock);
     if (exec->active) {
+        /* appended to while active: the next sweep looks at it again */
+        ompi_queue_exec_poke();
         OPAL_THREAD_UNLOCK(&exec_active_lock);
         return OMPI_SUCCESS;
     }
@@ -500,6 +566,9 @@ int ompi_queue_exec_activate(ompi_queue_exec_t *exec)
     if (0 == exec_active_count++) {
         ompi_async_progress_busy_add(1);
     }
+    /* under the lock: a sweep that takes this signal finds the execution
+     * on the list */
+    ompi_queue_exec_poke();
     OPAL_THREAD_UNLOCK(&exec_active_lock);
     /* a strong-progress thread that backed off into a sleep takes it now,
      * not at the end of its sleep */
@@ -535,16 +604,30 @@ static int exec_progress(void)
 {
     ompi_queue_exec_t *done[EXEC_DONE_BATCH];
     int ndone = 0, events = 0;
+    int32_t signal;
 
-    if (0 == exec_active_count || 0 != OPAL_THREAD_TRYLOCK(&exec_active_lock)) {
+    if (0 == exec_active_count) {
         return 0;
     }
+    /* nothing completed or poked since the last sweep: nothing to do (a
+     * poll of a waiting execution costs a few loads) */
+    signal = ompi_queue_exec_signal;
+    if (signal == exec_seen && 0 == exec_npolled
+        && (!opal_using_threads() || 0 != (++exec_calls % EXEC_SWEEP_EVERY))) {
+        return 0;
+    }
+    if (0 != OPAL_THREAD_TRYLOCK(&exec_active_lock)) {
+        return 0;
+    }
+    exec_seen = signal;
     for (int i = 0; i < exec_active_count && ndone < EXEC_DONE_BATCH;) {
         ompi_queue_exec_t *exec = exec_active[i];
         bool complete;
         int ev;
 
         if (0 != OPAL_THREAD_TRYLOCK(&exec->lock)) {
+            /* not looked at: the next call does */
+            ompi_queue_exec_poke();
             ++i;
             continue;
         }
@@ -552,10 +635,11 @@ static int exec_progress(void)
             /* this thread is inside this execution already (a callback
              * that made a progressing MPI call) */
             OPAL_THREAD_UNLOCK(&exec->lock);
+            ompi_queue_exec_poke();
             ++i;
             continue;
         }
-        ev = ompi_queue_exec_advance(exec, false);
+        ev = ompi_queue_exec_step(exec, false);
         events += ev;
         if (exec->open) {
             if (NULL != exec->progressed_cb) {
@@ -580,6 +664,10 @@ static int exec_progress(void)
         } else {
             ++i;
         }
+    }
+    if (EXEC_DONE_BATCH == ndone) {
+        /* the rest of the list was not looked at */
+        ompi_queue_exec_poke();
     }
     OPAL_THREAD_UNLOCK(&exec_active_lock);
     for (int i = 0; i < ndone; ++i) {

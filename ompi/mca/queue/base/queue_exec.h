@@ -32,6 +32,7 @@
 #include "ompi_config.h"
 
 #include "opal/mca/threads/mutex.h"
+#include "opal/mca/threads/thread_usage.h"
 #include "ompi/request/request.h"
 
 BEGIN_C_DECLS
@@ -53,6 +54,11 @@ BEGIN_C_DECLS
 /** A compound node that contains collectives (a sub-graph): counts as one
  * collective that must complete before the next collective starts. */
 #define OMPI_QUEUE_EXEC_COLL_ITEM 0x4
+
+/** Set by the executor on a running node whose requests it cannot be told
+ * about (one has a completion callback of its owner's): while such a node
+ * runs, every progress call looks at every active execution. */
+#define OMPI_QUEUE_EXEC_POLLED 0x4000
 
 /** Set by the executor on a node whose only dependency is the node appended
  * before it (a stream's token): while every pending node is such a link, a
@@ -234,13 +240,15 @@ static inline bool ompi_queue_exec_idle(const ompi_queue_exec_t *exec)
 }
 
 /**
- * Start what the dependencies allow, retire what completed.  Lock held by
- * the caller.
+ * One advance of the execution (see ompi_queue_exec_advance) without
+ * telling the progress callback: for the callback itself, and for
+ * executions it never looks at (a sub-execution, advanced by its parent).
+ * Lock held by the caller.
  *
  * @param[in] may_block  blocking-only nodes may start (not in progress)
  * @return number of events (starts and completions)
  */
-OMPI_DECLSPEC int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block);
+OMPI_DECLSPEC int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block);
 
 /** Completed: every node done, or a failure and nothing running (closed executions). */
 static inline bool ompi_queue_exec_complete(const ompi_queue_exec_t *exec)
@@ -328,6 +336,46 @@ static inline void ompi_queue_exec_drive_held(size_t count, ompi_request_t **req
     if (OPAL_UNLIKELY(0 != ompi_queue_exec_nheld) && NULL != reqs) {
         ompi_queue_exec_drive_held_slow(count, reqs, mode);
     }
+}
+
+/**
+ * The progress callback looks at the active executions only when something
+ * may have changed since it last did: a request of a running node completed
+ * (the executor puts a completion callback on each), or one of the events
+ * below poked it.  Bumped by ompi_queue_exec_poke(); compared, never read
+ * for its value.
+ */
+OMPI_DECLSPEC extern opal_atomic_int32_t ompi_queue_exec_signal;
+
+/**
+ * Tell the progress callback that an execution has work it can do now
+ * without waiting for a request: nodes appended to an active execution, a
+ * loop that returned early to let other work progress, a worker thread done.
+ * Any thread.  The executor pokes itself on activation, cancel, and an
+ * advance of an active execution from outside the callback.
+ */
+static inline void ompi_queue_exec_poke(void)
+{
+    (void) OPAL_THREAD_ADD_FETCH32(&ompi_queue_exec_signal, 1);
+}
+
+/**
+ * Start what the dependencies allow, retire what completed.  Lock held by
+ * the caller.  An active execution that advanced here, outside the progress
+ * callback (a blocking call, an enqueue), is looked at again by the
+ * callback's next sweep, for its completion.
+ *
+ * @param[in] may_block  blocking-only nodes may start (not in progress)
+ * @return number of events (starts and completions)
+ */
+static inline int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
+{
+    int events = ompi_queue_exec_step(exec, may_block);
+
+    if (0 != events && exec->active) {
+        ompi_queue_exec_poke();
+    }
+    return events;
 }
 
 /** Unregister the progress callback (finalization; nothing may be active). */

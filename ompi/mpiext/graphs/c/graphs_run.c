@@ -314,7 +314,7 @@ static bool child_advance(graphs_child_t *c, bool may_block, int *events)
 
     for (;;) {
         int rc = MPI_SUCCESS;
-        *events += ompi_queue_exec_advance(&c->exec, may_block);
+        *events += ompi_queue_exec_step(&c->exec, may_block);
         if (!ompi_queue_exec_complete(&c->exec)) {
             return false;
         }
@@ -336,8 +336,10 @@ static bool child_advance(graphs_child_t *c, bool may_block, int *events)
             return 0 == c->exec.running;
         }
         if (++iterations == 64) {
-            /* let other work progress between long runs of quick iterations */
-            *events += ompi_queue_exec_advance(&c->exec, may_block);
+            /* let other work progress between long runs of quick
+             * iterations; the next progress call goes on */
+            ompi_queue_exec_poke();
+            *events += ompi_queue_exec_step(&c->exec, may_block);
             return ompi_queue_exec_complete(&c->exec) && (c->exec.error != MPI_SUCCESS);
         }
     }
