@@ -600,22 +600,13 @@ void ompi_queue_exec_deactivate(ompi_queue_exec_t *exec)
     OPAL_THREAD_UNLOCK(&exec_active_lock);
 }
 
-static int exec_progress(void)
+/* advance every active execution (out of line: the frame it needs is not
+ * set up for a poll that finds nothing to do) */
+static __opal_attribute_noinline__ int exec_sweep(int32_t signal)
 {
     ompi_queue_exec_t *done[EXEC_DONE_BATCH];
     int ndone = 0, events = 0;
-    int32_t signal;
 
-    if (0 == exec_active_count) {
-        return 0;
-    }
-    /* nothing completed or poked since the last sweep: nothing to do (a
-     * poll of a waiting execution costs a few loads) */
-    signal = ompi_queue_exec_signal;
-    if (signal == exec_seen && 0 == exec_npolled
-        && (!opal_using_threads() || 0 != (++exec_calls % EXEC_SWEEP_EVERY))) {
-        return 0;
-    }
     if (0 != OPAL_THREAD_TRYLOCK(&exec_active_lock)) {
         return 0;
     }
@@ -674,6 +665,23 @@ static int exec_progress(void)
         done[i]->done_cb(done[i], done[i]->cbdata);
     }
     return events + ndone;
+}
+
+static int exec_progress(void)
+{
+    int32_t signal;
+
+    if (0 == exec_active_count) {
+        return 0;
+    }
+    /* nothing completed or poked since the last sweep: nothing to do (a
+     * poll of a waiting execution costs a few loads) */
+    signal = ompi_queue_exec_signal;
+    if (signal == exec_seen && 0 == exec_npolled
+        && (!opal_using_threads() || 0 != (++exec_calls % EXEC_SWEEP_EVERY))) {
+        return 0;
+    }
+    return exec_sweep(signal);
 }
 
 void ompi_queue_exec_drive(ompi_queue_exec_t *exec)
