@@ -331,6 +331,10 @@ static inline void exec_node_watch(ompi_queue_exec_node_t *node)
     }
     for (int r = 0; r < node->nreqs; ++r) {
         ompi_request_t *req = node->reqs[r];
+        if (REQUEST_COMPLETE(req)) {
+            /* a callback set now would stay on it after it is freed */
+            continue;
+        }
         if (NULL == req->req_complete_cb) {
             req->req_complete_cb = exec_req_completed;
         } else if (exec_req_completed != req->req_complete_cb
