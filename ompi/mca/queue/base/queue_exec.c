@@ -323,8 +323,9 @@ static int exec_req_completed(ompi_request_t *req)
 }
 
 /* a node now running on requests: have their completions poke the progress
- * callback (a sub-execution's own nodes do that for it) */
-static inline void exec_node_watch(ompi_queue_exec_node_t *node)
+ * callback (a sub-execution's own nodes do that for it); out of line, as a
+ * node often completes in its start and never comes here */
+static __opal_attribute_noinline__ void exec_node_watch(ompi_queue_exec_node_t *node)
 {
     if (NULL != node->ops->progress) {
         return;
