@@ -252,10 +252,7 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
         }
     }
     node->ndeps = node->deps_left;
-    /* a graph's sequence (a loop's body) is a chain too: each node waits
-     * for the one before, and the first for nothing */
-    if ((fifo && 0 == ndeps)
-        || (!fifo && ((0 == ndeps && 0 == idx) || (1 == ndeps && idx - 1 == deps[0])))) {
+    if (fifo && 0 == ndeps) {
         node->flags |= OMPI_QUEUE_EXEC_CHAINED;
     } else {
         exec->unchained++;
@@ -357,121 +354,15 @@ static __opal_attribute_noinline__ void exec_node_watch(ompi_queue_exec_node_t *
     }
 }
 
-/* start node i, whose dependencies are done; false when it is running on
- * requests, true when it completed in the call */
-static inline bool exec_node_start(ompi_queue_exec_t *exec, int32_t i)
-{
-    ompi_queue_exec_node_t *node = &exec->nodes[i];
-    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
-    int nreqs = 0, rc;
-
-    rc = node->ops->start(node->op, reqs, &nreqs);
-    /* start may append nodes (a goto): the array may move */
-    node = &exec->nodes[i];
-    if (MPI_SUCCESS != rc || 0 == nreqs) {
-        exec_node_done(exec, i, rc);
-        return true;
-    }
-    for (int r = 0; r < nreqs; ++r) {
-        node->reqs[r] = reqs[r];
-    }
-    node->nreqs = (uint8_t) nreqs;
-    node->state = OMPI_QUEUE_EXEC_RUNNING;
-    exec->running++;
-    /* a small message is often complete at once: finish it now, so that
-     * its successor starts in this pass */
-    if (exec_reqs_complete(node->reqs, node->nreqs)) {
-        rc = node->ops->finish(node->op, node->reqs, node->nreqs);
-        exec->running--;
-        exec_node_done(exec, i, rc);
-        return true;
-    }
-    exec_node_watch(node);
-    return false;
-}
-
-/* a running node on requests (not on a worker): finish it if they are
- * complete; true when it is done */
-static inline bool exec_node_poll(ompi_queue_exec_t *exec, int32_t i, bool may_block, int *events)
-{
-    ompi_queue_exec_node_t *node = &exec->nodes[i];
-    int rc;
-
-    if (NULL != node->ops->progress) {
-        /* a sub-execution: may append nodes to this one (goto), so the
-         * node is looked up again */
-        *events += node->ops->progress(node->op, may_block);
-        node = &exec->nodes[i];
-    }
-    if (!exec_reqs_complete(node->reqs, node->nreqs)) {
-        return false;
-    }
-    rc = node->ops->finish(node->op, node->reqs, node->nreqs);
-    exec->running--;
-    exec_node_done(exec, i, rc);
-    ++*events;
-    return true;
-}
-
-/*
- * The pass of a closed execution whose pending nodes each depend on the one
- * before (a loop's body, a sequence): the nodes run one after another from
- * the first not done, and the pass ends at the first that is still running
- * or may not start, without looking at the rest.  False, with the nodes
- * before lo done, when a node needs the general pass (a blocking-only node,
- * a worker, a collective out of turn).
- */
-static bool exec_step_chain(ompi_queue_exec_t *exec, bool may_block, int *events)
-{
-    /* nodes a goto appends during this pass start in the next one */
-    int32_t grown_from = exec->nnodes, i;
-    bool chain = true;
-
-    for (i = exec->lo; i < grown_from; ++i) {
-        ompi_queue_exec_node_t *node = &exec->nodes[i];
-        if (OMPI_QUEUE_EXEC_RUNNING == node->state) {
-            if (OPAL_UNLIKELY(NULL != node->worker)) {
-                chain = false;
-                break;
-            }
-            if (!exec_node_poll(exec, i, may_block, events)) {
-                break;
-            }
-        } else if (OMPI_QUEUE_EXEC_WAITING == node->state) {
-            if (0 != node->deps_left || MPI_SUCCESS != exec->error || exec->paused) {
-                break;
-            }
-            if (OPAL_UNLIKELY(node->flags & EXEC_SPECIAL_FLAGS)) {
-                if ((node->flags & OMPI_QUEUE_EXEC_BLOCKING)
-                    || (0 <= node->coll_seq && node->coll_seq != exec->coll_next)) {
-                    chain = false;
-                    break;
-                }
-                if (node->flags & OMPI_QUEUE_EXEC_COLL) {
-                    exec->coll_next++;
-                }
-            }
-            ++*events;
-            if (!exec_node_start(exec, i)) {
-                break;
-            }
-        }
-    }
-    exec->lo = i;
-    if (exec->nnodes != grown_from) {
-        /* a goto re-activated part of the graph: the next call goes on */
-        ompi_queue_exec_poke();
-    }
-    return chain;
-}
-
-/* the general pass: every pending node looked at (out of line, so that a
- * chain's pass does not set up its frame) */
-static __opal_attribute_noinline__ int exec_step_dag(ompi_queue_exec_t *exec, bool may_block)
+int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
 {
     int events = 0, progress;
     bool held_back;
 
+    if (exec->advancing) {
+        return 0;
+    }
+    exec->advancing = true;
     do {
         /* nodes a goto appends during this pass start in the next one */
         int32_t grown_from = exec->nnodes;
@@ -480,18 +371,30 @@ static __opal_attribute_noinline__ int exec_step_dag(ompi_queue_exec_t *exec, bo
         for (int32_t i = exec->lo; i < grown_from; ++i) {
             ompi_queue_exec_node_t *node = &exec->nodes[i];
             if (OMPI_QUEUE_EXEC_RUNNING == node->state) {
-                if (NULL == node->worker) {
-                    (void) exec_node_poll(exec, i, may_block, &progress);
-                } else if (node->worker->done) {
-                    int rc = node->worker->rc;
-                    opal_atomic_rmb();
-                    free(node->worker);
-                    node->worker = NULL;
+                if (NULL != node->ops->progress && NULL == node->worker) {
+                    /* a sub-execution: may append nodes to this one (goto),
+                     * so the node is looked up again */
+                    progress += node->ops->progress(node->op, may_block);
+                    node = &exec->nodes[i];
+                }
+                if (NULL != node->worker) {
+                    if (node->worker->done) {
+                        int rc = node->worker->rc;
+                        opal_atomic_rmb();
+                        free(node->worker);
+                        node->worker = NULL;
+                        exec->running--;
+                        exec_node_done(exec, i, rc);
+                        progress++;
+                    }
+                } else if (exec_reqs_complete(node->reqs, node->nreqs)) {
+                    int rc = node->ops->finish(node->op, node->reqs, node->nreqs);
                     exec->running--;
                     exec_node_done(exec, i, rc);
                     progress++;
                 }
             } else if (OMPI_QUEUE_EXEC_WAITING == node->state) {
+                int nreqs = 0, rc;
                 if (0 != node->deps_left) {
                     if (0 == exec->unchained) {
                         /* a pure chain: the rest waits on this node */
@@ -525,11 +428,36 @@ static __opal_attribute_noinline__ int exec_step_dag(ompi_queue_exec_t *exec, bo
                         exec->coll_next++;
                     }
                 }
+                {
+                    /* start may append nodes (a goto): the array may move */
+                    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+                    rc = node->ops->start(node->op, reqs, &nreqs);
+                    node = &exec->nodes[i];
+                    for (int r = 0; r < nreqs; ++r) {
+                        node->reqs[r] = reqs[r];
+                    }
+                }
                 progress++;
-                if (exec_node_start(exec, i) && i == exec->lo) {
-                    /* done at once at the head (a fan-out of small sends):
-                     * no second walk over it below */
-                    exec->lo = i + 1;
+                if (MPI_SUCCESS != rc || 0 == nreqs) {
+                    exec_node_done(exec, i, rc);
+                    if (i == exec->lo) {
+                        /* done at once at the head (a fan-out of small
+                         * sends): no second walk over it below */
+                        exec->lo = i + 1;
+                    }
+                } else {
+                    node->nreqs = (uint8_t) nreqs;
+                    node->state = OMPI_QUEUE_EXEC_RUNNING;
+                    exec->running++;
+                    /* a small message is often complete at once: finish it
+                     * in this pass so that its successor starts now */
+                    if (exec_reqs_complete(node->reqs, node->nreqs)) {
+                        rc = node->ops->finish(node->op, node->reqs, node->nreqs);
+                        exec->running--;
+                        exec_node_done(exec, i, rc);
+                    } else {
+                        exec_node_watch(node);
+                    }
                 }
             }
         }
@@ -555,20 +483,6 @@ static __opal_attribute_noinline__ int exec_step_dag(ompi_queue_exec_t *exec, bo
         exec_drop_nodes(exec, 0, exec->nnodes);
         exec->retired += (uint64_t) exec->nnodes;
         exec->nnodes = exec->lo = exec->unchained_all = 0;
-    }
-    return events;
-}
-
-int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
-{
-    int events = 0;
-
-    if (exec->advancing) {
-        return 0;
-    }
-    exec->advancing = true;
-    if (0 != exec->unchained || exec->open || !exec_step_chain(exec, may_block, &events)) {
-        events += exec_step_dag(exec, may_block);
     }
     exec->advancing = false;
     return events;
