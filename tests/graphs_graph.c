@@ -15,7 +15,8 @@
  * execution (introspected, restarted), S16 a graph token on a stream, S19
  * collectives started in op-ID order under skewed readiness (100
  * executions), S22 dup, a graph token nested in a graph, re-execution 100
- * times from the immutable token, def refusals, handles.  With argv[1]
+ * times from the immutable token, def refusals, handles; S25 the remote
+ * barrier (optional in the spec).  With argv[1]
  * "pthread" the executions run at MPIX_OFFLOAD_PTHREAD.
  */
 
@@ -488,6 +489,83 @@ static void p2p_fanout(void)
     QT_OK(MPIX_Token_free(&t));
 }
 
+/* one remote barrier of the k-th round: the members other than w start
+ * theirs (tok, or a new _def token), see it still pending, then tell w to
+ * call; w waits for every member's word, then makes its call (blocking, or
+ * tok executed) */
+static void s25_round(int w, int k, MPIX_Token tok)
+{
+    MPIX_Token t = tok;
+    MPI_Request req;
+    int flag = 0;
+
+    if (rank != w) {
+        if (MPIX_TOKEN_NULL == t) {
+            QT_OK(MPIX_Remote_barrier_def(MPI_COMM_WORLD, w, MPI_INFO_NULL, &t));
+        }
+        QT_OK(MPIX_Iexecute(t, MPI_INFO_NULL, loc(), NULL, &req));
+        if (MPIX_TOKEN_NULL == tok) {
+            QT_OK(MPIX_Token_free(&t));
+        }
+        /* w has not called yet: nothing may complete the barrier */
+        for (int i = 0; i < 20 && !flag; ++i) {
+            QT_OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+        }
+        QT_CHECK(!flag, "round %d: the barrier completed before rank %d called it", k, w);
+        QT_OK(MPI_Send(&k, 1, MPI_INT, w, 250 + k, MPI_COMM_WORLD));
+        if (!flag) {
+            QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        }
+    } else {
+        for (int p = 0; p < size; ++p) {
+            int got = -1;
+            if (p != w) {
+                QT_OK(MPI_Recv(&got, 1, MPI_INT, p, 250 + k, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                QT_CHECK(k == got, "round %d: word %d from rank %d", k, got, p);
+            }
+        }
+        /* local on the watched process */
+        if (MPIX_TOKEN_NULL == t) {
+            QT_OK(MPIX_Remote_barrier(MPI_COMM_WORLD, w, MPI_INFO_NULL));
+        } else {
+            QT_OK(MPIX_Execute(t, MPI_INFO_NULL, loc(), NULL));
+        }
+    }
+}
+
+static void s25_remote_barrier(void)
+{
+    const int w = size - 1;
+    MPIX_Graph g;
+    MPIX_Token t;
+    int bad = size;
+
+    QT_STEP("S25: a remote barrier completes once the watched rank called it, k-th with k-th");
+    for (int k = 0; k < 3; ++k) {
+        s25_round(w, k, MPIX_TOKEN_NULL);
+    }
+
+    QT_STEP("S25: the watched rank from a graph variable, resolved at start");
+    QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g));
+    QT_OK(MPIX_Graph_var_create(g, 0, MPIX_GRAPH_VAR_LOCAL, MPI_INT));
+    QT_OK(MPIX_Graph_var_set(g, 0, &w));
+    QT_OK(MPIX_Remote_barrier_def(MPI_COMM_WORLD, MPIX_VAR_INT(0), MPI_INFO_NULL, &t));
+    QT_OK(MPIX_Graph_add(g, &t, NULL, MPIX_DEP_NONE));
+    QT_OK(MPIX_Graph_def(g, MPI_INFO_NULL, &t));
+    s25_round(w, 3, t);
+    QT_OK(MPIX_Token_free(&t));
+
+    QT_STEP("S25: a watched rank out of range: MPI_ERR_RANK, at the call or at start");
+    QT_CHECK_RC(MPIX_Remote_barrier(MPI_COMM_WORLD, size, MPI_INFO_NULL), MPI_ERR_RANK);
+    QT_CHECK_RC(MPIX_Remote_barrier(MPI_COMM_WORLD, MPI_PROC_NULL, MPI_INFO_NULL), MPI_ERR_RANK);
+    QT_CHECK_RC(MPIX_Remote_barrier_def(MPI_COMM_WORLD, -1, MPI_INFO_NULL, &t), MPI_ERR_RANK);
+    QT_OK(MPIX_Graph_var_set(g, 0, &bad));
+    QT_OK(MPIX_Graph_def(g, MPI_INFO_NULL, &t));
+    QT_CHECK_RC(MPIX_Execute(t, MPI_INFO_NULL, loc(), NULL), MPI_ERR_RANK);
+    QT_OK(MPIX_Token_free(&t));
+    MPIX_Graph_free(&g);
+}
+
 int main(int argc, char **argv)
 {
     pthread_mode = argc > 1 && 0 == strcmp(argv[1], "pthread");
@@ -503,5 +581,6 @@ int main(int argc, char **argv)
     s19_collective_order();
     s22_dup_and_reexec();
     p2p_fanout();
+    s25_remote_barrier();
     return qt_finalize();
 }

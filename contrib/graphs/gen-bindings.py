@@ -144,6 +144,32 @@ row("Barrier_def", "MPI_Comm comm, MPIX_Token *token",
     + """    *token = t;
     return MPI_SUCCESS;""")
 
+row("Remote_barrier_def", "MPI_Comm comm, int watched, MPI_Info info, MPIX_Token *token",
+    COLL_HEAD.format(checks="""        rc = graphs_check_remote_barrier(comm, comm_var ? 0 : watched, info);
+""")
+    + NEW_TOKEN.format(kind="GRAPHS_OP_REMOTE_BARRIER", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
+    + """    t->a.coll.root = watched;
+    *token = t;
+    return MPI_SUCCESS;""")
+
+row("Remote_barrier", "MPI_Comm comm, int watched, MPI_Info info",
+    """    ompi_request_t *req = NULL;
+    int rc;
+
+    if (MPI_PARAM_CHECK) {
+        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
+        if (ompi_comm_invalid(comm)) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
+        }
+        rc = graphs_check_remote_barrier(comm, watched, info);
+        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+    }
+    rc = graphs_remote_barrier_post(comm, watched, &req);
+    if (MPI_SUCCESS == rc && NULL != req) {
+        rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
+    }
+    OMPI_ERRHANDLER_RETURN(rc, comm, rc, FUNC_NAME);""")
+
 row("Bcast_def", "void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPIX_Token *token",
     COLL_HEAD.format(checks="""        rc = graphs_check_coll(comm, count, datatype, NULL, root, true);
 """)
@@ -610,6 +636,7 @@ VB = {
     "Sendrecv_def": P2P_VB("a.sr.send", "sendbuf", "sendcount", "sendtype", "dest", "sendtag", "GRAPHS_VR_RANK", None)
                     + P2P_VB("a.sr.recv", "recvbuf", "recvcount", "recvtype", "source", "recvtag", "GRAPHS_VR_RANK", "status") + COMM_VB,
     "Barrier_def": COMM_VB,
+    "Remote_barrier_def": ["GRAPHS_VB_INT(vb, watched, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_RANK, 0);"] + COMM_VB,
     "Bcast_def": COLL_VB(None, "buffer", True, False),
     "Reduce_def": COLL_VB("sendbuf", "recvbuf", True, True),
     "Allreduce_def": COLL_VB("sendbuf", "recvbuf", False, True),

@@ -48,6 +48,14 @@
 
 BEGIN_C_DECLS
 
+/**
+ * The top tag of the match band (OMPI_MATCH_TAG_BAND_TOP, coll_tags.h) is
+ * no channel's: the MPIX graphs extension's remote barrier sends on it (a
+ * zero-byte message from the watched process to each other member), so
+ * that it meets neither user traffic nor a matched pair's.
+ */
+#define OMPI_MATCH_TAG_REMOTE_BARRIER OMPI_MATCH_TAG_BAND_TOP
+
 struct mca_match_base_module_t;
 struct mca_match_request_t;
 struct ompi_proc_t;

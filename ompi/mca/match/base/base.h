@@ -48,6 +48,8 @@ OMPI_DECLSPEC extern bool mca_match_base_fallback;
  */
 OMPI_DECLSPEC int mca_match_base_pml_selected(void);
 
+struct ompi_datatype_t;
+
 /**
  * What a channel keeps of one side of a matched pair, set up the same way
  * by every channel component: the datatype retained (the program may free

@@ -69,7 +69,8 @@
 #define MATCH_PML_TAG_OFFER   OMPI_MATCH_TAG_BAND_BOTTOM
 #define MATCH_PML_TAG_ACCEPT  (MATCH_PML_TAG_OFFER + 1)
 #define MATCH_PML_TAG_CHANNEL (MATCH_PML_TAG_OFFER + 2)
-#define MATCH_PML_CHANNELS    (OMPI_MATCH_TAG_BAND_TOP - MATCH_PML_TAG_CHANNEL + 1)
+/* up to the band's top tag, which is the remote barrier's (match.h) */
+#define MATCH_PML_CHANNELS    (OMPI_MATCH_TAG_REMOTE_BARRIER - MATCH_PML_TAG_CHANNEL)
 
 _Static_assert(OMPI_MATCH_TAG_BAND_BOTTOM >= -(1 << 23),
                "the match band must fit UCX's 24-bit tags");

@@ -69,6 +69,7 @@ typedef enum {
     GRAPHS_OP_FILE_READ_AT,
     GRAPHS_OP_FILE_WRITE_AT,
     GRAPHS_OP_FILE_WRITE_AT_ALL,
+    GRAPHS_OP_REMOTE_BARRIER, /**< a.coll.root: the watched process */
     GRAPHS_OP_GRAPH,         /**< a graph snapshot (MPIX_Graph_def) */
     GRAPHS_OP_MAX
 } graphs_op_kind_t;
@@ -589,6 +590,17 @@ int graphs_token_start_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nr
 int graphs_token_finish_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs);
 /** The token is a collective (started in op-ID order inside a graph). */
 bool graphs_token_collective(const ompi_mpix_token_t *token);
+
+/**
+ * The remote barrier (MPIX_Remote_barrier, spec 1.8): on the watched
+ * process, a zero-byte message to every other member of comm (local: *req
+ * NULL); on the others, the receive of the watched process's message
+ * (*req).  The k-th call of a process pairs with watched's k-th (one tag,
+ * one communicator: MPI's order).
+ *
+ * @return MPI_SUCCESS or an MPI error class
+ */
+int graphs_remote_barrier_post(ompi_communicator_t *comm, int watched, ompi_request_t **req);
 /** MPI_ERR_ARG when the token cannot run at top level (variable
  * arguments, or a graph aliasing outer variables). */
 static inline bool graphs_token_unbound(const ompi_mpix_token_t *token)

@@ -104,6 +104,23 @@ static inline int graphs_check_coll(ompi_communicator_t *comm, int count, ompi_d
     return MPI_SUCCESS;
 }
 
+/* the arguments of MPIX_Remote_barrier(_def): an intracommunicator, a
+ * member to watch, an info (unused) */
+static inline int graphs_check_remote_barrier(ompi_communicator_t *comm, int watched,
+                                              ompi_info_t *info)
+{
+    if (OMPI_COMM_IS_INTER(comm)) {
+        return MPI_ERR_COMM;
+    }
+    if (NULL == info || ompi_info_is_freed(info)) {
+        return MPI_ERR_INFO;
+    }
+    if (watched < 0 || watched >= ompi_comm_size(comm)) {
+        return MPI_ERR_RANK;
+    }
+    return MPI_SUCCESS;
+}
+
 static inline void graphs_set_coll(ompi_mpix_token_t *t, const void *sbuf, void *rbuf, int count,
                                    ompi_datatype_t *dtype, ompi_op_t *op, int root)
 {

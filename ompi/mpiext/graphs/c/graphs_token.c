@@ -24,6 +24,8 @@
 #include "ompi/mca/coll/coll.h"
 #include "ompi/mca/io/io.h"
 #include "opal/mca/mpool/mpool.h"
+#include "ompi/mca/coll/base/coll_tags.h"
+#include "ompi/mca/match/match.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 
@@ -270,6 +272,46 @@ static int op_start_sendrecv(ompi_mpix_token_t *t, ompi_request_t **reqs, int *n
     return MPI_SUCCESS;
 }
 
+int graphs_remote_barrier_post(ompi_communicator_t *comm, int watched, ompi_request_t **req)
+{
+    int rc, size = ompi_comm_size(comm);
+
+    *req = NULL;
+    if (watched < 0 || watched >= size) {
+        /* a rank from a graph variable (a literal one is checked by the
+         * binding) */
+        return MPI_ERR_RANK;
+    }
+    if (watched != ompi_comm_rank(comm)) {
+        rc = MCA_PML_CALL(irecv(NULL, 0, &ompi_mpi_byte.dt, watched,
+                                OMPI_MATCH_TAG_REMOTE_BARRIER, comm, req));
+        return OMPI_SUCCESS == rc ? MPI_SUCCESS : ompi_errcode_get_mpi_code(rc);
+    }
+    /* the watched process's call is local: a zero-byte message to every
+     * other member, left to complete on its own (its request freed now) */
+    for (int p = 0; p < size; ++p) {
+        ompi_request_t *s;
+        if (p == watched) {
+            continue;
+        }
+        rc = MCA_PML_CALL(isend(NULL, 0, &ompi_mpi_byte.dt, p, OMPI_MATCH_TAG_REMOTE_BARRIER,
+                                MCA_PML_BASE_SEND_STANDARD, comm, &s));
+        if (OMPI_SUCCESS != rc) {
+            return ompi_errcode_get_mpi_code(rc);
+        }
+        (void) ompi_request_free(&s);
+    }
+    return MPI_SUCCESS;
+}
+
+static int op_start_remote_barrier(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    int rc = graphs_remote_barrier_post(t->comm, t->a.coll.root, &reqs[0]);
+
+    *nreqs = (MPI_SUCCESS == rc && NULL != reqs[0]) ? 1 : 0;
+    return rc;
+}
+
 static int op_start_coll(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
 {
     ompi_communicator_t *comm = t->comm;
@@ -479,6 +521,7 @@ static const graphs_op_desc_t graphs_op_table[GRAPHS_OP_MAX] = {
     [GRAPHS_OP_FILE_READ_AT] = {op_start_io, op_finish_io},
     [GRAPHS_OP_FILE_WRITE_AT] = {op_start_io, op_finish_io},
     [GRAPHS_OP_FILE_WRITE_AT_ALL] = {op_start_io, op_finish_io},
+    [GRAPHS_OP_REMOTE_BARRIER] = {op_start_remote_barrier, op_finish_plain},
     /* a graph token is loaded as its nodes (graphs_run.c), never started as one */
     [GRAPHS_OP_GRAPH] = {NULL, op_finish_plain},
 };
@@ -504,6 +547,7 @@ bool graphs_token_collective(const ompi_mpix_token_t *token)
     case GRAPHS_OP_FILE_OPEN:
     case GRAPHS_OP_FILE_CLOSE:
     case GRAPHS_OP_FILE_WRITE_AT_ALL:
+    case GRAPHS_OP_REMOTE_BARRIER:
         return true;
     case GRAPHS_OP_GRAPH:
         return token->a.gdef->has_coll;

@@ -96,6 +96,10 @@ OMPI_DECLSPEC int MPIX_Sendrecv_def(const void *sendbuf, int sendcount, MPI_Data
                                     MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
                                     MPI_Status *status, MPIX_Token *token);
 OMPI_DECLSPEC int MPIX_Barrier_def(MPI_Comm comm, MPIX_Token *token);
+/* the caller waits until process watched has called it (spec 1.8; optional) */
+OMPI_DECLSPEC int MPIX_Remote_barrier(MPI_Comm comm, int watched, MPI_Info info);
+OMPI_DECLSPEC int MPIX_Remote_barrier_def(MPI_Comm comm, int watched, MPI_Info info,
+                                          MPIX_Token *token);
 OMPI_DECLSPEC int MPIX_Bcast_def(void *buffer, int count, MPI_Datatype datatype, int root,
                                  MPI_Comm comm, MPIX_Token *token);
 OMPI_DECLSPEC int MPIX_Reduce_def(const void *sendbuf, void *recvbuf, int count,
@@ -177,6 +181,9 @@ OMPI_DECLSPEC int PMPIX_Sendrecv_def(const void *sendbuf, int sendcount, MPI_Dat
                                      MPI_Datatype recvtype, int source, int recvtag,
                                      MPI_Comm comm, MPI_Status *status, MPIX_Token *token);
 OMPI_DECLSPEC int PMPIX_Barrier_def(MPI_Comm comm, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_Remote_barrier(MPI_Comm comm, int watched, MPI_Info info);
+OMPI_DECLSPEC int PMPIX_Remote_barrier_def(MPI_Comm comm, int watched, MPI_Info info,
+                                           MPIX_Token *token);
 OMPI_DECLSPEC int PMPIX_Bcast_def(void *buffer, int count, MPI_Datatype datatype, int root,
                                   MPI_Comm comm, MPIX_Token *token);
 OMPI_DECLSPEC int PMPIX_Reduce_def(const void *sendbuf, void *recvbuf, int count,
