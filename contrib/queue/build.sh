@@ -65,8 +65,10 @@ elif ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-tree" "$patch_hash"; then
             cp -p "$OMPI_QUEUE_SRC/$f" "$keep/$f"
         fi
     done
+    # extracted with the time of now (-m), not the release's: a file whose
+    # content changed must look newer than its object file
     # shellcheck disable=SC2046
-    tar -C "$OMPI_QUEUE_BUILD" -xf "$tarball" $(printf "openmpi-$OMPI_VERSION/%s " $files) 2>/dev/null || true
+    tar -C "$OMPI_QUEUE_BUILD" -m -xf "$tarball" $(printf "openmpi-$OMPI_VERSION/%s " $files) 2>/dev/null || true
     apply_patches
     for f in $files; do
         if [ -f "$keep/$f" ] && cmp -s "$keep/$f" "$OMPI_QUEUE_SRC/$f"; then
