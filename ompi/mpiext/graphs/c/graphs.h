@@ -601,6 +601,7 @@ bool graphs_token_collective(const ompi_mpix_token_t *token);
  * @return MPI_SUCCESS or an MPI error class
  */
 int graphs_remote_barrier_post(ompi_communicator_t *comm, int watched, ompi_request_t **req);
+
 /** MPI_ERR_ARG when the token cannot run at top level (variable
  * arguments, or a graph aliasing outer variables). */
 static inline bool graphs_token_unbound(const ompi_mpix_token_t *token)
