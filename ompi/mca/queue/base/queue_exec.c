@@ -322,6 +322,35 @@ static int exec_req_completed(ompi_request_t *req)
     return 0;
 }
 
+/* have the completions of reqs poke the progress callback; true when one
+ * carries a completion callback of its owner's (it must be polled) */
+static inline bool exec_watch(ompi_request_t *const *reqs, int nreqs)
+{
+    bool polled = false;
+
+    for (int r = 0; r < nreqs; ++r) {
+        ompi_request_t *req = reqs[r];
+        if (REQUEST_COMPLETE(req)) {
+            /* a callback set now would stay on it after it is freed */
+            continue;
+        }
+        if (NULL == req->req_complete_cb) {
+            req->req_complete_cb = exec_req_completed;
+        } else if (exec_req_completed != req->req_complete_cb) {
+            polled = true;
+        }
+    }
+    if (OPAL_UNLIKELY(opal_using_threads())) {
+        /* completed in another thread before its callback was set: nobody
+         * poked for it */
+        opal_atomic_mb();
+        if (exec_reqs_complete(reqs, nreqs)) {
+            ompi_queue_exec_poke();
+        }
+    }
+    return polled;
+}
+
 /* a node now running on requests: have their completions poke the progress
  * callback (a sub-execution's own nodes do that for it); out of line, as a
  * node often completes in its start and never comes here */
@@ -330,28 +359,24 @@ static __opal_attribute_noinline__ void exec_node_watch(ompi_queue_exec_node_t *
     if (NULL != node->ops->progress) {
         return;
     }
-    for (int r = 0; r < node->nreqs; ++r) {
-        ompi_request_t *req = node->reqs[r];
-        if (REQUEST_COMPLETE(req)) {
-            /* a callback set now would stay on it after it is freed */
-            continue;
-        }
-        if (NULL == req->req_complete_cb) {
-            req->req_complete_cb = exec_req_completed;
-        } else if (exec_req_completed != req->req_complete_cb
-                   && !(node->flags & OMPI_QUEUE_EXEC_POLLED)) {
-            node->flags |= OMPI_QUEUE_EXEC_POLLED;
-            (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, 1);
-        }
+    if (exec_watch(node->reqs, node->nreqs) && !(node->flags & OMPI_QUEUE_EXEC_POLLED)) {
+        node->flags |= OMPI_QUEUE_EXEC_POLLED;
+        (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, 1);
     }
-    if (OPAL_UNLIKELY(opal_using_threads())) {
-        /* completed in another thread before its callback was set: nobody
-         * poked for it */
-        opal_atomic_mb();
-        if (exec_reqs_complete(node->reqs, node->nreqs)) {
-            ompi_queue_exec_poke();
-        }
+}
+
+bool ompi_queue_exec_watch(ompi_request_t *const *reqs, int nreqs)
+{
+    if (exec_watch(reqs, nreqs)) {
+        (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, 1);
+        return true;
     }
+    return false;
+}
+
+void ompi_queue_exec_unpoll(void)
+{
+    (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, -1);
 }
 
 int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)

@@ -284,6 +284,23 @@ OMPI_DECLSPEC void ompi_queue_exec_deactivate(ompi_queue_exec_t *exec);
  */
 OMPI_DECLSPEC void ompi_queue_exec_cancel(ompi_queue_exec_t *exec);
 
+/**
+ * Requests that their owner runs outside any node (a loop whose body its
+ * owner runs straight, one operation after the other): have their
+ * completions poke the progress callback, as a running node's do.  Called
+ * with the lock of the execution the owner belongs to held, once per
+ * requests started, while none has been freed.
+ *
+ * @return false; true when one of them carries a completion callback of
+ *         its own and cannot tell: every progress call then looks at
+ *         every active execution until the owner calls
+ *         ompi_queue_exec_unpoll() (once, after they completed)
+ */
+OMPI_DECLSPEC bool ompi_queue_exec_watch(ompi_request_t *const *reqs, int nreqs);
+
+/** The requests of an ompi_queue_exec_watch() that returned true completed. */
+OMPI_DECLSPEC void ompi_queue_exec_unpoll(void);
+
 /** Drive one execution from a blocking call: opal_progress once, then advance it (may_block). */
 OMPI_DECLSPEC void ompi_queue_exec_drive(ompi_queue_exec_t *exec);
 

@@ -15,8 +15,10 @@
  * graph tokens inside a graph are compound nodes: their start creates a
  * sub-execution, which the executor advances through the node's progress
  * function and which completes the node's internal request when it is
- * quiescent.  A goto appends a new activation of its destination's subtree
- * to the execution it runs in.  Variable-bound arguments are resolved into
+ * quiescent; a loop whose body is a straight line of operations that start
+ * at once runs that body itself, one operation after the other
+ * (graphs_line_t).  A goto appends a new activation of its destination's
+ * subtree to the execution it runs in.  Variable-bound arguments are resolved into
  * a copy of the token when the operation starts.
  */
 
@@ -200,6 +202,20 @@ typedef struct graphs_block_t {
     graphs_run_t runs[];
 } graphs_block_t;
 
+/* a loop's body that is a straight line of nodes each starting at once
+ * (tokens with their own arguments, counters), run by the loop itself: one
+ * node after the other, the next iteration at once after the last, without
+ * the executor's per-node bookkeeping (docs/graphs-streams.md, "A loop's
+ * straight body") */
+typedef struct graphs_line_t {
+    int n;
+    int pos;                        /**< the node running, or the next to start */
+    int nreqs;                      /**< the running node's requests; 0: none runs */
+    bool polled;                    /**< ompi_queue_exec_watch returned true for them */
+    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    graphs_run_t runs[];            /**< in the body's order (inst not retained) */
+} graphs_line_t;
+
 /* a sub-execution: a graph token inside a graph, a branch, a loop */
 typedef struct graphs_child_t {
     ompi_request_t req;             /**< what the parent's executor polls */
@@ -210,6 +226,7 @@ typedef struct graphs_child_t {
     int cond;                       /**< while: the condition variable; -1 otherwise */
     void *cond_p;                   /**< its storage, when an integer (cond_ik) */
     int cond_ik;                    /**< graphs_var_int_kind of it, 0: look it up each time */
+    graphs_line_t *line;            /**< a loop's straight body, or NULL (the body runs in exec) */
     bool cancelled;
 } graphs_child_t;
 
@@ -238,8 +255,19 @@ static inline const ompi_queue_exec_op_ops_t *run_ops(const graphs_dnode_t *dn)
 }
 static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst);
 
+static void line_free(graphs_line_t *line)
+{
+    for (int k = 0; k < line->n; ++k) {
+        free(line->runs[k].vc);
+    }
+    free(line);
+}
+
 static void child_destroy(graphs_child_t *c)
 {
+    if (NULL != c->line) {
+        line_free(c->line);
+    }
     ompi_queue_exec_fini(&c->exec);
     if (NULL != c->inst) {
         OBJ_RELEASE(c->inst);
@@ -306,12 +334,17 @@ static int child_reload(graphs_child_t *c)
     return child_load(c);
 }
 
+static bool line_advance(graphs_child_t *c, int *events);
+
 /* advance a sub-execution; a loop starts its next iteration when one
  * completes; true when the sub-execution is complete */
 static bool child_advance(graphs_child_t *c, bool may_block, int *events)
 {
     int iterations = 0;
 
+    if (NULL != c->line) {
+        return line_advance(c, events);
+    }
     for (;;) {
         int rc = MPI_SUCCESS;
         *events += ompi_queue_exec_step(&c->exec, may_block);
@@ -345,6 +378,51 @@ static bool child_advance(graphs_child_t *c, bool may_block, int *events)
     }
 }
 
+/* the straight line of a loop's body, or NULL: its nodes in a chain, each
+ * depending on the one before alone, each a token that starts at once with
+ * its own arguments or a var_reduce (no collective, nothing blocking-only,
+ * no compound node or goto); the condition an integer */
+static graphs_line_t *line_new(graphs_child_t *c)
+{
+    graphs_gdef_t *d = c->body;
+    graphs_line_t *line;
+
+    if (0 == c->cond_ik || 0 == d->nnodes || d->has_coll || d->blocking) {
+        return NULL;
+    }
+    for (int k = 0; k < d->nnodes; ++k) {
+        graphs_dnode_t *dn = &d->nodes[d->order[k]];
+        const ompi_queue_exec_op_ops_t *ops = run_ops(dn);
+        if ((&graphs_run_now_ops != ops && &graphs_run_reduce_ops != ops) || 0 != dn->flags) {
+            return NULL;
+        }
+        if (0 == k ? 0 != dn->ndeps : (1 != dn->ndeps || d->order[k - 1] != dn->deps[0])) {
+            return NULL;
+        }
+    }
+    line = malloc(sizeof(*line) + (size_t) d->nnodes * sizeof(graphs_run_t));
+    if (NULL == line) {
+        /* the executor runs the body */
+        return NULL;
+    }
+    line->n = d->nnodes;
+    line->pos = 0;
+    line->nreqs = 0;
+    line->polled = false;
+    for (int k = 0; k < d->nnodes; ++k) {
+        graphs_run_t *r = &line->runs[k];
+        r->inst = NULL;
+        r->idx = d->order[k];
+        r->dn = &d->nodes[r->idx];
+        r->token = r->dn->token;
+        r->block = NULL;
+        r->tcopy = NULL;
+        r->child = NULL;
+        r->vc = NULL;
+    }
+    return line;
+}
+
 /* start a sub-execution for run: done in the call (nreqs 0, error
  * returned) or running (reqs[0]) */
 static int child_start(graphs_run_t *run, graphs_gdef_t *body, int cond, ompi_request_t **reqs,
@@ -372,7 +450,15 @@ static int child_start(graphs_run_t *run, graphs_gdef_t *body, int cond, ompi_re
     }
     c->cancelled = false;
     c->inst = NULL;
-    rc = child_load(c);
+    c->line = line_new(c);
+    if (NULL != c->line) {
+        rc = inst_new(body, c->parent, &c->exec, &c->inst);
+        for (int k = 0; MPI_SUCCESS == rc && k < c->line->n; ++k) {
+            c->line->runs[k].inst = c->inst;
+        }
+    } else {
+        rc = child_load(c);
+    }
     if (MPI_SUCCESS != rc) {
         child_destroy(c);
         return rc;
@@ -559,6 +645,69 @@ static int run_start_reduce(void *op, ompi_request_t **reqs, int *nreqs)
     return run_reduce(run, run->dn);
 }
 
+/* advance a loop's straight body (graphs_line_t): finish the running
+ * node if its requests completed, start the nodes after it until one is
+ * left running, and go on with the next iteration while the condition
+ * holds; true when the loop is complete (c->exec.error its result) */
+static bool line_advance(graphs_child_t *c, int *events)
+{
+    graphs_line_t *line = c->line;
+    int iterations = 0;
+
+    for (;;) {
+        while (line->pos < line->n) {
+            graphs_run_t *r = &line->runs[line->pos];
+            int rc = MPI_SUCCESS;
+
+            if (0 < line->nreqs) {
+                for (int q = 0; q < line->nreqs; ++q) {
+                    if (!REQUEST_COMPLETE(line->reqs[q])) {
+                        return false;
+                    }
+                }
+                if (OPAL_UNLIKELY(line->polled)) {
+                    ompi_queue_exec_unpoll();
+                    line->polled = false;
+                }
+                rc = graphs_token_finish_kind(r->token, line->reqs, line->nreqs);
+                line->nreqs = 0;
+            } else if (OPAL_UNLIKELY(MPI_SUCCESS != c->exec.error)) {
+                /* failed or cancelled: nothing more starts */
+                return true;
+            } else if (GRAPHS_GN_REDUCE == r->dn->type) {
+                rc = run_reduce(r, r->dn);
+            } else if (graphs_token_try_now(r->token, line->reqs, &line->nreqs, &rc)) {
+                line->nreqs = 0;
+            } else {
+                line->polled = ompi_queue_exec_watch(line->reqs, line->nreqs);
+                ++*events;
+                return false;
+            }
+            ++*events;
+            if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+                if (MPI_SUCCESS == c->exec.error) {
+                    c->exec.error = rc;
+                }
+                return true;
+            }
+            line->pos++;
+        }
+        if (MPI_SUCCESS != c->exec.error || c->cancelled
+            || 0 == graphs_var_int_read(c->cond_ik, c->cond_p)) {
+            return true;
+        }
+        /* the next iteration: a fresh activation of the body */
+        line->pos = 0;
+        inst_rearm(c->inst);
+        if (++iterations == 64) {
+            /* let other work progress between long runs of quick
+             * iterations; the next progress call goes on */
+            ompi_queue_exec_poke();
+            return false;
+        }
+    }
+}
+
 /* the start of the other nodes */
 static __opal_attribute_noinline__ int run_start_other(graphs_run_t *run, graphs_dnode_t *dn,
                                                        ompi_request_t **reqs, int *nreqs)
@@ -677,8 +826,14 @@ static void run_cancel(void *op)
     graphs_run_t *run = (graphs_run_t *) op;
 
     if (NULL != run->child) {
+        graphs_line_t *line = run->child->line;
         run->child->cancelled = true;
         ompi_queue_exec_cancel(&run->child->exec);
+        for (int q = 0; NULL != line && q < line->nreqs; ++q) {
+            if (!REQUEST_COMPLETE(line->reqs[q]) && NULL != line->reqs[q]->req_cancel) {
+                (void) ompi_request_cancel(line->reqs[q]);
+            }
+        }
     }
 }
 
