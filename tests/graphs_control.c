@@ -773,8 +773,7 @@ static void line_while(void)
     QT_OK(MPIX_Graph_set_param(g, 8, &line_cnt));
     QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &w));
     QT_OK(MPIX_Graph_var_reduce(w, 8, 0, MPI_SUM, 8, &s, MPIX_DEP_NONE));
-    /* two sent, room for one: truncated in the second node (from a
-     * neighbour: ob1 reports no truncation of a message to oneself) */
+    /* two sent, room for one: truncated in the second node */
     QT_OK(MPIX_Sendrecv_def(line_sv, 2, MPI_INT, right, 18, line_rv, 1, MPI_INT, left, 18,
                             MPI_COMM_WORLD, MPI_STATUS_IGNORE, &t));
     QT_OK(MPIX_Graph_add(w, &t, &r, s));
