@@ -666,6 +666,32 @@ static void uc1_while(void)
  * error in the body */
 static int line_sv[2], line_rv[2], line_acc, line_cnt;
 
+/* an endless loop's graph (variable 0, its condition, is 1; variable 8
+ * refers to line_cnt) and its body, empty yet */
+static void line_endless(MPIX_Graph *g, MPIX_Graph *w)
+{
+    static const int one = 1;
+
+    QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, g));
+    QT_OK(MPIX_Graph_var_create(*g, 0, MPIX_GRAPH_VAR_LOCAL, MPI_INT));
+    QT_OK(MPIX_Graph_var_set(*g, 0, &one));
+    QT_OK(MPIX_Graph_var_create(*g, 8, MPIX_GRAPH_VAR_REF_PARAM, MPI_INT));
+    QT_OK(MPIX_Graph_set_param(*g, 8, &line_cnt));
+    QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, w));
+}
+
+/* the loop of w in g, and g's token (both graphs freed) */
+static MPIX_Token line_close(MPIX_Graph g, MPIX_Graph w, int *wop)
+{
+    MPIX_Token t = MPIX_TOKEN_NULL;
+
+    QT_OK(MPIX_Graph_while(g, 0, w, wop, MPIX_DEP_NONE));
+    MPIX_Graph_free(&w);
+    QT_OK(MPIX_Graph_def(g, MPI_INFO_NULL, &t));
+    MPIX_Graph_free(&g);
+    return t;
+}
+
 static void line_while(void)
 {
     MPIX_Graph g, w;
@@ -735,20 +761,12 @@ static void line_while(void)
     MPIX_Graph_free(&g);
 
     QT_STEP("S8b: a straight-line loop cancelled in a receive that never matches");
-    QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g));
-    QT_OK(MPIX_Graph_var_create(g, 0, MPIX_GRAPH_VAR_LOCAL, MPI_INT));
-    QT_OK(MPIX_Graph_var_set(g, 0, &one));
-    QT_OK(MPIX_Graph_var_create(g, 8, MPIX_GRAPH_VAR_REF_PARAM, MPI_INT));
-    QT_OK(MPIX_Graph_set_param(g, 8, &line_cnt));
-    QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &w));
+    line_endless(&g, &w);
     /* nobody sends this tag */
     QT_OK(MPIX_Recv_def(line_rv, 2, MPI_INT, left, 4242, MPI_COMM_WORLD, MPI_STATUS_IGNORE, &t));
     QT_OK(MPIX_Graph_add(w, &t, &s, MPIX_DEP_NONE));
     QT_OK(MPIX_Graph_var_reduce(w, 8, 0, MPI_SUM, 8, &r, s));
-    QT_OK(MPIX_Graph_while(g, 0, w, NULL, MPIX_DEP_NONE));
-    MPIX_Graph_free(&w);
-    QT_OK(MPIX_Graph_def(g, MPI_INFO_NULL, &t));
-    MPIX_Graph_free(&g);
+    t = line_close(g, w, NULL);
     line_cnt = 0;
     QT_OK(MPIX_Iexecute(t, MPI_INFO_NULL, loc(), NULL, &req));
     for (int i = 0; i < 10 && !flag; ++i) {
@@ -766,22 +784,14 @@ static void line_while(void)
     QT_OK(MPIX_Token_free(&t));
 
     QT_STEP("S8b: an error in a straight-line body stops the loop");
-    QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g));
-    QT_OK(MPIX_Graph_var_create(g, 0, MPIX_GRAPH_VAR_LOCAL, MPI_INT));
-    QT_OK(MPIX_Graph_var_set(g, 0, &one));
-    QT_OK(MPIX_Graph_var_create(g, 8, MPIX_GRAPH_VAR_REF_PARAM, MPI_INT));
-    QT_OK(MPIX_Graph_set_param(g, 8, &line_cnt));
-    QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &w));
+    line_endless(&g, &w);
     QT_OK(MPIX_Graph_var_reduce(w, 8, 0, MPI_SUM, 8, &s, MPIX_DEP_NONE));
     /* two sent, room for one: truncated in the second node */
     QT_OK(MPIX_Sendrecv_def(line_sv, 2, MPI_INT, right, 18, line_rv, 1, MPI_INT, left, 18,
                             MPI_COMM_WORLD, MPI_STATUS_IGNORE, &t));
     QT_OK(MPIX_Graph_add(w, &t, &r, s));
     QT_OK(MPIX_Graph_var_reduce(w, 8, 0, MPI_SUM, 8, &r, r));
-    QT_OK(MPIX_Graph_while(g, 0, w, &wop, MPIX_DEP_NONE));
-    MPIX_Graph_free(&w);
-    QT_OK(MPIX_Graph_def(g, MPI_INFO_NULL, &t));
-    MPIX_Graph_free(&g);
+    t = line_close(g, w, &wop);
     QT_OK(MPIX_Execute_init(t, MPI_INFO_NULL, loc(), NULL, &req));
     for (int rep = 0; rep < 2; ++rep) {
         int rc, cls = -1;
