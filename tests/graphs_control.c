@@ -417,13 +417,34 @@ static int count_cb(MPIX_Graph g, void *extra)
     return MPI_SUCCESS;
 }
 
+/* req, an endless execution, stays pending over tries tests; then
+ * MPI_Cancel completes it as cancelled.  0 when it completed before. */
+static int pending_then_cancel(MPI_Request *req, int tries)
+{
+    MPI_Status st;
+    int flag = 0;
+
+    for (int i = 0; i < tries && !flag; ++i) {
+        QT_OK(MPI_Test(req, &flag, MPI_STATUS_IGNORE));
+        QT_CHECK(!flag, "the endless loop completed on its own");
+        sleep_ms(2);
+    }
+    if (flag) {
+        return 0;
+    }
+    QT_OK(MPI_Cancel(req));
+    QT_OK(MPI_Wait(req, &st));
+    QT_OK(MPI_Test_cancelled(&st, &flag));
+    QT_CHECK(flag, "MPI_Test_cancelled is false after cancelling the loop");
+    return 1;
+}
+
 static void s26_goto(void)
 {
     MPIX_Graph g;
     MPIX_Token t;
     MPI_Request req;
-    MPI_Status st;
-    int r, a, b, flag = 0;
+    int r, a, b;
 
     QT_STEP("S26b: two gotos start two activations");
     QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g));
@@ -459,19 +480,7 @@ static void s26_goto(void)
     MPIX_Graph_free(&g);
     goto_count = 0;
     QT_OK(MPIX_Iexecute(t, MPI_INFO_NULL, loc(), NULL, &req));
-    for (int i = 0; i < 25; ++i) {
-        QT_OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
-        QT_CHECK(!flag, "the endless loop completed on its own");
-        if (flag) {
-            break;
-        }
-        sleep_ms(2);
-    }
-    if (!flag) {
-        QT_OK(MPI_Cancel(&req));
-        QT_OK(MPI_Wait(&req, &st));
-        QT_OK(MPI_Test_cancelled(&st, &flag));
-        QT_CHECK(flag, "MPI_Test_cancelled is false after cancelling the loop");
+    if (pending_then_cancel(&req, 25)) {
         QT_CHECK(goto_count > 1, "the loop ran %d times", goto_count);
     }
     QT_OK(MPIX_Token_free(&t));
@@ -700,7 +709,7 @@ static void line_while(void)
     MPI_Status st;
     const int nt[3] = {200, 1, 0};
     int left = (rank - 1 + size) % size, right = (rank + 1) % size, s, r, m1 = -1, one = 1;
-    int wop, err = -1, op = -1, flag = 0;
+    int wop, err = -1, op = -1;
 
     QT_STEP("S8b: a while loop whose body is a straight line");
     QT_OK(MPIX_Graph_create(MPI_SESSION_NULL, MPI_INFO_NULL, &g));
@@ -769,16 +778,7 @@ static void line_while(void)
     t = line_close(g, w, NULL);
     line_cnt = 0;
     QT_OK(MPIX_Iexecute(t, MPI_INFO_NULL, loc(), NULL, &req));
-    for (int i = 0; i < 10 && !flag; ++i) {
-        QT_OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
-        QT_CHECK(!flag, "the loop completed without its message");
-        sleep_ms(2);
-    }
-    if (!flag) {
-        QT_OK(MPI_Cancel(&req));
-        QT_OK(MPI_Wait(&req, &st));
-        QT_OK(MPI_Test_cancelled(&st, &flag));
-        QT_CHECK(flag, "MPI_Test_cancelled is false after cancelling the loop");
+    if (pending_then_cancel(&req, 10)) {
         QT_CHECK(0 == line_cnt, "the body went on after its receive: count %d", line_cnt);
     }
     QT_OK(MPIX_Token_free(&t));
