@@ -379,6 +379,15 @@ void ompi_queue_exec_unpoll(void)
     (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, -1);
 }
 
+void ompi_queue_exec_cancel_reqs(ompi_request_t *const *reqs, int nreqs)
+{
+    for (int r = 0; r < nreqs; ++r) {
+        if (!REQUEST_COMPLETE(reqs[r]) && NULL != reqs[r]->req_cancel) {
+            (void) ompi_request_cancel(reqs[r]);
+        }
+    }
+}
+
 int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
 {
     int events = 0, progress;
@@ -555,11 +564,7 @@ void ompi_queue_exec_cancel(ompi_queue_exec_t *exec)
         if (NULL != node->ops->cancel) {
             node->ops->cancel(node->op);
         }
-        for (int r = 0; r < node->nreqs; ++r) {
-            if (!REQUEST_COMPLETE(node->reqs[r]) && NULL != node->reqs[r]->req_cancel) {
-                (void) ompi_request_cancel(node->reqs[r]);
-            }
-        }
+        ompi_queue_exec_cancel_reqs(node->reqs, node->nreqs);
     }
     /* with nothing running, the execution is complete now: the next sweep
      * must see it */

@@ -301,6 +301,13 @@ OMPI_DECLSPEC bool ompi_queue_exec_watch(ompi_request_t *const *reqs, int nreqs)
 /** The requests of an ompi_queue_exec_watch() that returned true completed. */
 OMPI_DECLSPEC void ompi_queue_exec_unpoll(void);
 
+/**
+ * Cancel those of reqs that are still pending and can be cancelled
+ * (receives), as ompi_queue_exec_cancel does for a running node's: for an
+ * owner's requests run outside any node.  Lock held.
+ */
+OMPI_DECLSPEC void ompi_queue_exec_cancel_reqs(ompi_request_t *const *reqs, int nreqs);
+
 /** Drive one execution from a blocking call: opal_progress once, then advance it (may_block). */
 OMPI_DECLSPEC void ompi_queue_exec_drive(ompi_queue_exec_t *exec);
 

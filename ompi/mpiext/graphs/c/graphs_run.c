@@ -387,7 +387,7 @@ static graphs_line_t *line_new(graphs_child_t *c)
     graphs_gdef_t *d = c->body;
     graphs_line_t *line;
 
-    if (0 == c->cond_ik || 0 == d->nnodes || d->has_coll || d->blocking) {
+    if (0 == c->cond_ik || 0 >= d->nnodes || d->has_coll || d->blocking) {
         return NULL;
     }
     for (int k = 0; k < d->nnodes; ++k) {
@@ -829,10 +829,8 @@ static void run_cancel(void *op)
         graphs_line_t *line = run->child->line;
         run->child->cancelled = true;
         ompi_queue_exec_cancel(&run->child->exec);
-        for (int q = 0; NULL != line && q < line->nreqs; ++q) {
-            if (!REQUEST_COMPLETE(line->reqs[q]) && NULL != line->reqs[q]->req_cancel) {
-                (void) ompi_request_cancel(line->reqs[q]);
-            }
+        if (NULL != line) {
+            ompi_queue_exec_cancel_reqs(line->reqs, line->nreqs);
         }
     }
 }
