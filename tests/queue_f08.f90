@@ -54,7 +54,6 @@ program queue_f08
     implicit none
     integer, parameter :: N = 1024, NITER = 20
     integer, parameter :: TAG_RIGHT = 1, TAG_LEFT = 2
-    integer, parameter :: EXIT_FAILED = 1   ! the exit status of a failed run
     integer :: size, left, right, iter, i, count, ierr
     double precision :: send_left(N), send_right(N), recv_left(N), recv_right(N)
     type(MPI_Queue) :: queue, copy
@@ -180,7 +179,7 @@ program queue_f08
         write (*, '("OK: queue_f08 on ", i0, " ranks")') size
     end if
     call MPI_Finalize()
-    if (0 /= failures) stop EXIT_FAILED
+    if (0 /= failures) stop 1
 
 contains
 

@@ -17,7 +17,6 @@ program queue_usempi
     use mpi
     implicit none
     integer, parameter :: N = 64
-    integer, parameter :: EXIT_FAILED = 1   ! the exit status of a failed run
     integer :: rank, nprocs, left, right, ierr, i, cnt, failures, cls
     integer :: queue, copy, reqs(4), m, mr(2)
     integer :: statuses(MPI_STATUS_SIZE, 4), st(MPI_STATUS_SIZE)
@@ -104,7 +103,7 @@ program queue_usempi
     call MPI_Allreduce(MPI_IN_PLACE, failures, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
     if (0 == rank .and. 0 == failures) write (*, '("OK: queue_usempi on ", i0, " ranks")') nprocs
     call MPI_Finalize(ierr)
-    if (0 /= failures) stop EXIT_FAILED
+    if (0 /= failures) stop 1
 
 contains
 
