@@ -18,7 +18,7 @@
  * MPI_Session_init returns MPI_ERR_INTERN).  Run it many times beside busy
  * loops, e.g.
  *   for i in $(seq 400); do timeout 30 mpirun -n 2 --mca pml ob1 --mca btl self,sm ./sessions_reinit_group; done
- * (2026-11-24, stop 19: 3 of 400 failed that way with two busy loops on 2 cores.)
+ * (2026-11-24: 3 of 400 failed that way with two busy loops on 2 cores.)
  */
 
 #include <stdio.h>
