@@ -29,6 +29,11 @@ for md in docs/man/*.3.md; do
         fi
     done
 done
+# every function of the MPIX graphs extension has a page of its own
+for n in $(grep -oE '^OMPI_DECLSPEC int MPIX_[A-Za-z_]+' ompi/mpiext/graphs/c/mpiext_graphs_c.h \
+           | sed 's/.* //'); do
+    [ -f "docs/man/$n.3.md" ] || fail "$n has no reference page (docs/man/$n.3.md)"
+done
 for n in MPI_Queue_init MPI_Queue_free MPI_Queue_fence MPI_Enqueue_start MPI_Enqueue_startall \
          MPI_Enqueue_wait MPI_Enqueue_waitall MPI_Match MPI_Matchall MPI_Imatch MPI_Imatchall \
          MPI_Is_matched; do

@@ -9,9 +9,11 @@
 #
 # Writes the C bindings of the MPIX graphs extension (one file per function,
 # ompi/mpiext/graphs/c/<name>.c) from the table below: the profiling
-# prologue is uniform, the body is the row's.  Run from the repository root;
-# the output is committed.  The profile/ twins are symlinks made at build
-# time (c/profile/Makefile.am).
+# prologue is uniform, the body is the row's; and the lists of those files in
+# c/Makefile.am and c/profile/Makefile.am.  Run from the repository root; the
+# output is committed, and tests/check_bindings.sh checks that it is this
+# script's.  The profile/ twins are symlinks made at build time
+# (c/profile/Makefile.am).
 
 import os
 import re
@@ -196,6 +198,71 @@ row("Allreduce_def", "const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
     + """    graphs_set_coll(t, sendbuf, recvbuf, count, datatype, op, 0);
     *token = t;
     return MPI_SUCCESS;""")
+# ---- large-count twins (MPI-4's _c bindings): an MPI_Count count; above
+# INT_MAX the token carries it as one element of a derived datatype
+# (graphs_big_args).  Each body is its int twin's with the count converted
+# before the token is made.
+
+BIG_PRE = """
+static const char *const big_msg[] = GRAPHS_BIG_MSGS("MPIX_{name}");
+"""
+
+def big_conv(cnt, typ, field, op, handler):
+    """the conversion of one count; the token's reference is its own"""
+    bound = "NULL != vb && (graphs_vb_has(vb, GRAPHS_TOFF(%s))%s)" % (
+        field, " || graphs_vb_has(vb, GRAPHS_TOFF(a.coll.op))" if op else "")
+    return """    brc = graphs_big_args({cnt}, {typ}, {op}, {bound}, &{typ}_big,
+                          &{cnt}_big, &why);
+    if (MPI_SUCCESS != brc) {{
+        {release}return {handler}brc, big_msg[why]);
+    }}
+""".format(cnt=cnt, typ=typ, op=("&" + op) if op else "NULL", bound=bound, handler=handler,
+           release="@RELEASE@")
+
+def big_row(name, params, body, counts, handler):
+    """counts: (count, datatype, token field of the datatype, op or None) per count"""
+    for cnt, typ, field, op in counts:
+        params = params.replace("int %s," % cnt, "MPI_Count %s," % cnt)
+    decl = "    ompi_datatype_t %s;\n    int %s, brc, why;\n" % (
+        ", ".join("*%s_big" % typ for _, typ, _, _ in counts),
+        ", ".join("%s_big" % cnt for cnt, _, _, _ in counts))
+    conv, done = "", []
+    for cnt, typ, field, op in counts:
+        rel = "".join("graphs_drop_type(%s_big);\n        " % t for t in done)
+        conv += big_conv(cnt, typ, field, op, handler).replace("@RELEASE@", rel)
+        done.append(typ)
+    drop = "".join("    graphs_drop_type(%s_big);\n" % t for t in done)
+    head, sep, rest = body.partition("\n\n")
+    checks_end = rest.index("    t = graphs_token_new(")
+    checks, make = rest[:checks_end], rest[checks_end:]
+    # the token: made from the converted count and datatype, and the
+    # conversion's references dropped once the token holds its own
+    make = make.replace("        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);",
+                        drop.replace("    ", "        ", 1).replace("\n    ", "\n        ")
+                        + "        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);")
+    for cnt, typ, field, op in counts:
+        make = make.replace(", %s, %s," % (cnt, typ), ", %s_big, %s_big," % (cnt, typ))
+    make = make.replace("    *token = t;\n", drop + "    *token = t;\n")
+    ROWS.append((name, params, head + "\n" + decl + "\n" + checks + conv + make))
+    BIG_PRES[name] = BIG_PRE
+
+BIG_PRES = {}
+
+def big_of(src, name, counts, handler="OMPI_ERRHANDLER_INVOKE(comm, "):
+    for n, params, body in ROWS:
+        if n == src:
+            big_row(name, params, body, counts, handler)
+            return
+    raise KeyError(src)
+
+big_of("Send_def", "Send_c_def", [("count", "datatype", "a.p2p.dtype", None)])
+big_of("Recv_def", "Recv_c_def", [("count", "datatype", "a.p2p.dtype", None)])
+big_of("Sendrecv_def", "Sendrecv_c_def", [("sendcount", "sendtype", "a.sr.send.dtype", None),
+                                          ("recvcount", "recvtype", "a.sr.recv.dtype", None)])
+big_of("Bcast_def", "Bcast_c_def", [("count", "datatype", "a.coll.dtype", None)])
+big_of("Reduce_def", "Reduce_c_def", [("count", "datatype", "a.coll.dtype", "op")])
+big_of("Allreduce_def", "Allreduce_c_def", [("count", "datatype", "a.coll.dtype", "op")])
+
 
 LOCAL_HEAD = """    ompi_mpix_token_t *t;
 
@@ -215,6 +282,24 @@ row("Op_def", "MPIX_Graph_op_function *op, void *extra_state, MPIX_Token *token"
     + NEW_TOKEN.format(kind="GRAPHS_OP_CALLBACK", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
     + """    t->a.cb.fn = op;
     t->a.cb.extra_state = extra_state;
+    *token = t;
+    return MPI_SUCCESS;""")
+
+# a persistent request the program owns, started or waited for when the
+# token runs (the handle is read then: the request may be made later)
+row("Start_def", "MPI_Request *request, MPIX_Token *token",
+    LOCAL_HEAD.format(checks=argerr("NULL == request", "request is a NULL pointer") + argerr("NULL == token", "token is a NULL pointer"))
+    + NEW_TOKEN.format(kind="GRAPHS_OP_START", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
+    + """    t->a.preq.req = request;
+    t->a.preq.status = MPI_STATUS_IGNORE;
+    *token = t;
+    return MPI_SUCCESS;""")
+
+row("Wait_def", "MPI_Request *request, MPI_Status *status, MPIX_Token *token",
+    LOCAL_HEAD.format(checks=argerr("NULL == request", "request is a NULL pointer") + argerr("NULL == token", "token is a NULL pointer"))
+    + NEW_TOKEN.format(kind="GRAPHS_OP_WAIT", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
+    + """    t->a.preq.req = request;
+    t->a.preq.status = status;
     *token = t;
     return MPI_SUCCESS;""")
 
@@ -339,20 +424,22 @@ row("File_get_size_def", "MPI_File fh, MPI_Offset *size, MPIX_Token *token",
 def io_body(direction, kind, offset):
     return ("""    ompi_mpix_token_t *t;
     ompi_datatype_t *type;
-    int icount = 0, rc = MPI_SUCCESS;
+    int icount = 0, rc = MPI_SUCCESS, why;
 
 """ + FILE_CHECK.format(checks=ferr("count < 0", "MPI_ERR_COUNT", "count is negative")
                         + ferr("NULL == token", "MPI_ERR_ARG", "token is NULL")) + """    OMPI_CHECK_DATATYPE_FOR_@DIR@(rc, datatype, 0 == count ? 0 : 1);
     if (MPI_SUCCESS != rc) {
         return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
     }
-    rc = graphs_count_type(count, datatype, &type, &icount);
+    rc = graphs_big_args(count, datatype, NULL,
+                         NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(a.io.dtype)), &type, &icount,
+                         &why);
     if (MPI_SUCCESS != rc) {
-        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
+        return OMPI_ERRHANDLER_INVOKE(fh, rc, big_msg[why]);
     }
     t = graphs_token_new(@KIND@, NULL);
     if (NULL == t) {
-        OBJ_RELEASE(type);
+        graphs_drop_type(type);
         return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_set_io(t, fh, @OFFSET@, (void *) buf, type, icount, status);
@@ -369,6 +456,15 @@ row("File_write_at_all_def", "MPI_File fh, MPI_Offset offset, const void *buf, i
     io_body("SEND", "GRAPHS_OP_FILE_WRITE_AT_ALL", "offset"))
 row("File_write_at_all_c_def", "MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
     io_body("SEND", "GRAPHS_OP_FILE_WRITE_AT_ALL", "offset"))
+row("File_read_c_def", "MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
+    io_body("RECV", "GRAPHS_OP_FILE_READ", "0"))
+row("File_read_at_c_def", "MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
+    io_body("RECV", "GRAPHS_OP_FILE_READ_AT", "offset"))
+row("File_write_at_c_def", "MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
+    io_body("SEND", "GRAPHS_OP_FILE_WRITE_AT", "offset"))
+for _n in ("File_read_def", "File_read_at_def", "File_write_at_def", "File_write_at_all_def",
+           "File_write_at_all_c_def", "File_read_c_def", "File_read_at_c_def", "File_write_at_c_def"):
+    BIG_PRES[_n] = BIG_PRE
 
 row("Token_free", "MPIX_Token *token",
     """    if (MPI_PARAM_CHECK) {
@@ -391,13 +487,13 @@ EXEC_CHECK = """    if (MPI_PARAM_CHECK) {{
                                                "MPIX_TOKEN_NULL or was freed or consumed");
     }}
     if (graphs_token_unbound(token)) {{
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_{{name}}: the token has "
-                                               "arguments bound to graph variables (it runs only "
-                                               "inside a graph)");
+        return graphs_token_report(token, MPI_ERR_ARG, "MPIX_{{name}}: the token has "
+                                   "arguments bound to graph variables (it runs only inside a "
+                                   "graph)");
     }}
 {extra}    ret = graphs_location_acquire(loc_type, loc_info, &msg);
     if (MPI_SUCCESS != ret) {{
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+        return graphs_token_report(token, ret, msg);
     }}
 """
 
@@ -410,7 +506,7 @@ row("Execute", "MPIX_Token token, MPI_Info info, int loc_type, void *loc_info",
                                           : graphs_execute_blocking(token);
     graphs_location_release(loc_type);
     if (MPI_SUCCESS != ret && NULL != msg) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+        return graphs_token_report(token, ret, msg);
     }
     if (MPI_SUCCESS != ret) {
         return graphs_token_error(token, ret, "MPIX_Execute: an operation of the execution "
@@ -429,7 +525,8 @@ for nm, persistent in (("Iexecute", "false"), ("Execute_init", "true")):
 """ + EXEC_CHECK.format(extra=argerr("NULL == request", "request is a NULL pointer")) + """    if (MPIX_OFFLOAD_CUDA == loc_type) {{
         ret = graphs_cuda_create(token, loc_info, &cuda, &msg);
         if (MPI_SUCCESS != ret) {{
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+            graphs_location_release(loc_type);
+            return graphs_token_report(token, ret, msg);
         }}
     }}
     ret = graphs_request_create(token, loc_type, {p}, cuda, &req);
@@ -438,7 +535,7 @@ for nm, persistent in (("Iexecute", "false"), ("Execute_init", "true")):
             graphs_cuda_free(cuda);
         }}
         graphs_location_release(loc_type);
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, FUNC_NAME);
+        return graphs_token_report(token, ret, FUNC_NAME);
     }}
     *request = &req->super;
     return MPI_SUCCESS;""".format(p=persistent))
@@ -526,12 +623,13 @@ row("Stream_dup", "MPIX_Stream stream, MPI_Info info, MPIX_Stream *newstream",
     }
     ret = graphs_location_acquire(stream->loc_type, NULL, &msg);
     if (MPI_SUCCESS != ret) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+        return graphs_stream_error(stream, ret, msg);
     }
-    ret = graphs_stream_create(stream->loc_type, stream->session, NULL, &s);
+    ret = graphs_stream_create(stream->loc_type, graphs_session_instance(stream->session), NULL,
+                               &s);
     if (MPI_SUCCESS != ret) {
         graphs_location_release(stream->loc_type);
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, FUNC_NAME);
+        return graphs_stream_error(stream, ret, FUNC_NAME);
     }
     *newstream = s;
     return MPI_SUCCESS;""")
@@ -625,7 +723,7 @@ IO_VB = lambda off, i64count: [
     "GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);",
 ] + (["GRAPHS_VB_I64(vb, offset, GRAPHS_TOFF(a.io.offset), GRAPHS_VR_NUM, GRAPHS_FT_I64);"] if off else []) + [
     "GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));",
-    ("GRAPHS_VB_I64(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, GRAPHS_FT_BIGCOUNT);" if i64count else
+    ("GRAPHS_VB_BIG(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));" if i64count else
      "GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, 0);"),
     "GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.io.dtype), 1, MPI_BYTE);",
     "GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.io.status), GRAPHS_VR_OUT, -1, -1);",
@@ -661,7 +759,21 @@ VB = {
     "File_write_at_def": IO_VB(True, False),
     "File_write_at_all_def": IO_VB(True, False),
     "File_write_at_all_c_def": IO_VB(True, True),
+    "File_read_c_def": IO_VB(False, True),
+    "File_read_at_c_def": IO_VB(True, True),
+    "File_write_at_c_def": IO_VB(True, True),
 }
+# the large-count twins: their counts are bound as MPI_Count, with the datatype they go with
+for _n, _pairs in (("Send", [("count", "a.p2p")]), ("Recv", [("count", "a.p2p")]),
+                   ("Sendrecv", [("sendcount", "a.sr.send"), ("recvcount", "a.sr.recv")]),
+                   ("Bcast", [("count", "a.coll")]), ("Reduce", [("count", "a.coll")]),
+                   ("Allreduce", [("count", "a.coll")])):
+    _lines = list(VB[_n + "_def"])
+    for _cnt, _pre in _pairs:
+        _old = "GRAPHS_VB_INT(vb, %s, GRAPHS_TOFF(%s.count), GRAPHS_VR_COUNT, 0);" % (_cnt, _pre)
+        _lines[_lines.index(_old)] = ("GRAPHS_VB_BIG(vb, %s, GRAPHS_TOFF(%s.count), GRAPHS_TOFF(%s.dtype));"
+                                      % (_cnt, _pre, _pre))
+    VB[_n + "_c_def"] = _lines
 
 def vb_wrap(name, params, body):
     """(text before the function, the function's body)"""
@@ -676,7 +788,7 @@ def vb_wrap(name, params, body):
         arg = l.split("(", 1)[1].split(",")[1].strip()
         if l.startswith("GRAPHS_VB_INT("):
             ints.append(arg)
-        elif l.startswith("GRAPHS_VB_I64("):
+        elif l.startswith("GRAPHS_VB_I64(") or l.startswith("GRAPHS_VB_BIG("):
             i64s.append("(int64_t) (%s)" % arg)
         else:
             ptrs.append("graphs_var_ptr_maybe(%s)" % arg)
@@ -741,21 +853,21 @@ GRAPH_CHECK = """    if (MPI_PARAM_CHECK) {{
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }}
     if (graphs_graph_invalid({g})) {{
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_{{name}}: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_{{name}}: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }}
 """
 
-def gerr(cond, cls, msg):
+def gerr(cond, cls, msg, handle="graph"):
     return """    if ({cond}) {{
-        return graphs_graph_error({cls}, "MPIX_{{name}}: {msg}");
+        return graphs_graph_error({handle}, {cls}, "MPIX_{{name}}: {msg}");
     }}
-""".format(cond=cond, cls=cls, msg=msg)
+""".format(cond=cond, cls=cls, msg=msg, handle=handle)
 
 def node_ret(fill):
     return """    rc = graphs_graph_add_node(graph, {{type}}, dep_op_id, &n, &id);
     if (MPI_SUCCESS != rc) {{
-        return graphs_graph_error(rc, MPI_ERR_ARG == rc ? "MPIX_{{name}}: dep_op_id is not an "
+        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_{{name}}: dep_op_id is not an "
                                   "operation of this graph" : FUNC_NAME);
     }}
 {fill}    if (NULL != op_id) {{
@@ -776,6 +888,10 @@ row("Graph_create", "MPI_Session session, MPI_Info info, MPIX_Graph *graph",
     if (NULL == g) {
         return graphs_session_error(session, MPI_ERR_NO_MEM, FUNC_NAME);
     }
+    if (MPI_SUCCESS != graphs_session_get(session, &g->session)) {
+        OBJ_RELEASE(g);
+        return graphs_session_error(session, MPI_ERR_NO_MEM, FUNC_NAME);
+    }
     *graph = g;
     return MPI_SUCCESS;""")
 
@@ -786,7 +902,7 @@ row("Graph_dup", "MPIX_Graph graph, MPI_Info info, MPIX_Graph *newgraph",
 """ + GRAPH_CHECK.format(g="graph") + gerr("NULL == newgraph", "MPI_ERR_ARG", "newgraph is a NULL pointer")
     + """    rc = graphs_graph_dup(graph, newgraph);
     if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(rc, FUNC_NAME);
+        return graphs_graph_error(graph, rc, FUNC_NAME);
     }
     return MPI_SUCCESS;""")
 
@@ -794,7 +910,7 @@ row("Graph_free", "MPIX_Graph *graph",
     """    if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
-""" + gerr("NULL == graph || graphs_graph_invalid(*graph)", "MPI_ERR_ARG", "the graph is MPIX_GRAPH_NULL or was freed")
+""" + gerr("NULL == graph || graphs_graph_invalid(*graph)", "MPI_ERR_ARG", "the graph is MPIX_GRAPH_NULL or was freed", "NULL")
     + """    /* tokens made by MPIX_Graph_def and graphs it was copied into are
      * independent of it */
     graphs_retire(&(*graph)->super, &(*graph)->magic);
@@ -828,14 +944,14 @@ row("Graph_join", "MPIX_Graph graph, int count, const int array_of_dep_op_ids[],
     + gerr("count < 0 || (0 < count && NULL == array_of_dep_op_ids)", "MPI_ERR_ARG", "count is negative or the array is NULL")
     + """    for (int i = 0; i < count; ++i) {
         if (array_of_dep_op_ids[i] < 1 || array_of_dep_op_ids[i] > graph->nnodes) {
-            return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_join: an ID is not an operation of "
+            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_join: an ID is not an operation of "
                                       "this graph");
         }
     }
     if (0 < count) {
         join = malloc(count * sizeof(int));
         if (NULL == join) {
-            return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+            return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
         }
         for (int i = 0; i < count; ++i) {
             join[i] = array_of_dep_op_ids[i] - 1;
@@ -856,7 +972,7 @@ row("Graph_set_dep_op", "MPIX_Graph graph, int op_id, int dep_op_id",
 COND_CHECK = gerr("var_id < 0 || var_id >= MPIX_GRAPH_VAR_MAX", "MPI_ERR_ARG", "var_id is out of range") + """    {
         int k = graphs_graph_var_find(graph, var_id);
         if (0 <= k && 0 <= graphs_local_type_index(graph->vars[k].dtype)) {
-            return graphs_graph_error(MPI_ERR_TYPE, "MPIX_{name}: the condition variable has a "
+            return graphs_graph_error(graph, MPI_ERR_TYPE, "MPIX_{name}: the condition variable has a "
                                       "local type");
         }
     }
@@ -869,7 +985,7 @@ def sub_copy(src, i):
             if (NULL != sub[0]) {{
                 OBJ_RELEASE(sub[0]);
             }}
-            return graphs_graph_error(rc, FUNC_NAME);
+            return graphs_graph_error(graph, rc, FUNC_NAME);
         }}
     }}
 """.format(src=src, i=i)
@@ -919,7 +1035,7 @@ row("Graph_def", "MPIX_Graph graph, MPI_Info info, MPIX_Token *token",
 """ + GRAPH_CHECK.format(g="graph") + gerr("NULL == token", "MPI_ERR_ARG", "token is a NULL pointer")
     + """    rc = graphs_graph_def(graph, &t, &msg);
     if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(rc, NULL != msg ? msg : FUNC_NAME);
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
     *token = t;
     return MPI_SUCCESS;""")
@@ -938,7 +1054,7 @@ row("Graph_var_create", "MPIX_Graph graph, int var_id, int scope, MPI_Datatype d
         int cap = graph->vcap ? 2 * graph->vcap : 8;
         graphs_var_t *vars = realloc(graph->vars, cap * sizeof(*vars));
         if (NULL == vars) {
-            return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+            return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
         }
         graph->vars = vars;
         graph->vcap = cap;
@@ -960,7 +1076,7 @@ def inst_or_graph(nm):
     }
     if (NULL == graph || (GRAPHS_GRAPH_MAGIC != graph->magic
                           && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_%s: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_%s: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
 """ % nm + gerr("NULL == value", "MPI_ERR_ARG", "value is a NULL pointer")
@@ -973,10 +1089,10 @@ row("Graph_var_set", "MPIX_Graph graph, int var_id, const void *value",
         /* a running instance (a callback's graph) */
         int rc = graphs_inst_var_set((graphs_inst_t *) graph, var_id, value);
         if (MPI_ERR_ARG == rc) {
-            return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_set: no such variable");
+            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: no such variable");
         }
         if (MPI_SUCCESS != rc) {
-            return graphs_graph_error(rc, "MPIX_Graph_var_set: no memory for the string's copy");
+            return graphs_graph_error(graph, rc, "MPIX_Graph_var_set: no memory for the string's copy");
         }
         return MPI_SUCCESS;
     }
@@ -985,7 +1101,7 @@ row("Graph_var_set", "MPIX_Graph graph, int var_id, const void *value",
     + gerr("MPIX_GRAPH_VAR_REF_PARAM == graph->vars[k].scope", "MPI_ERR_ARG", "a reference parameter is set with MPIX_Graph_set_param")
     + """    v = &graph->vars[k];
     if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
-        return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+        return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
     }
     v->set = true;
     return MPI_SUCCESS;""")
@@ -997,7 +1113,7 @@ row("Graph_var_get", "MPIX_Graph graph, int var_id, void *value",
 """ + inst_or_graph("Graph_var_get") + """    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
         void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
         if (NULL == p) {
-            return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_get: no such variable");
+            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: no such variable");
         }
         memcpy(value, p, v->size);
         return MPI_SUCCESS;
@@ -1035,7 +1151,7 @@ row("Graph_set_param", "MPIX_Graph graph, int var_id, const void *value",
             v->ref_outer = -1;
         }
     } else if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
-        return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+        return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
     }
     v->set = true;
     return MPI_SUCCESS;""")
@@ -1050,7 +1166,7 @@ row("Graph_var_reduce", "MPIX_Graph graph, int in_var1_id, int in_var2_id, MPI_O
     if (cmp < 0 && MPI_SUM != var_op && MPI_PROD != var_op && MPI_MAX != var_op && MPI_MIN != var_op
         && MPI_LAND != var_op && MPI_LOR != var_op && MPI_LXOR != var_op && MPI_BAND != var_op
         && MPI_BOR != var_op && MPI_BXOR != var_op) {
-        return graphs_graph_error(MPI_ERR_OP, "MPIX_Graph_var_reduce: the operation must be a "
+        return graphs_graph_error(graph, MPI_ERR_OP, "MPIX_Graph_var_reduce: the operation must be a "
                                   "predefined reduction (not MAXLOC, MINLOC, REPLACE, NO_OP or a "
                                   "user operation) or a comparison");
     }
@@ -1060,7 +1176,7 @@ row("Graph_var_reduce", "MPIX_Graph graph, int in_var1_id, int in_var2_id, MPI_O
     if (0 <= k1 && 0 <= k2 && 0 <= ko
         && MPI_SUCCESS != graphs_var_reduce_check(var_op, cmp, graph->vars[k1].dtype,
                                                   graph->vars[k2].dtype, graph->vars[ko].dtype)) {
-        return graphs_graph_error(MPI_ERR_TYPE, "MPIX_Graph_var_reduce: the variables' types do "
+        return graphs_graph_error(graph, MPI_ERR_TYPE, "MPIX_Graph_var_reduce: the variables' types do "
                                   "not fit the operation");
     }
 """ + node_ret("""    n->in1 = in_var1_id;
@@ -1078,17 +1194,57 @@ def fname(name):
     return name.lower() + ".c"
 
 
+def listed(text, first, last, names):
+    """text with the lines from the one naming first to the one naming last
+    replaced by names, one a line, as an automake list"""
+    lines = text.split("\n")
+    a = next(i for i, l in enumerate(lines) if l.strip().rstrip("\\ ").strip() == first)
+    b = next(i for i, l in enumerate(lines) if l.strip().rstrip("\\ ").strip() == last)
+    body = ["    %s \\" % n for n in names[:-1]] + ["    %s" % names[-1]]
+    if lines[b].rstrip().endswith("\\"):
+        body[-1] += " \\"
+    return "\n".join(lines[:a] + body + lines[b + 1:])
+
+
 def main():
-    outdir = os.path.join("ompi", "mpiext", "graphs", "c")
+    # --outdir DIR: write there instead of the tree (the drift check of
+    # tests/check_bindings.sh compares the two)
+    srcdir = os.path.join("ompi", "mpiext", "graphs", "c")
+    outdir = srcdir
+    if len(sys.argv) == 3 and "--outdir" == sys.argv[1]:
+        outdir = sys.argv[2]
+        os.makedirs(os.path.join(outdir, "profile"), exist_ok=True)
+    names = []
     for name, params, body in ROWS:
         pre, body = vb_wrap(name, params, body)
+        pre = BIG_PRES.get(name, "").replace("{name}", name) + pre
         text = HEADER.format(name=name, params=params, pre=pre.replace("{name}", name),
                              body=body.replace("{name}", name))
         with open(os.path.join(outdir, fname(name)), "w") as f:
             f.write(text)
+        names.append(fname(name))
     # the Makefile.am lists (c/ and c/profile/) name these files
-    print(" ".join(fname(n) for n, _, _ in ROWS))
+    first, last = fname(ROWS[0][0]), fname(ROWS[-1][0])
+    for sub, prefix in (("", ""), ("profile", "p")):
+        with open(os.path.join(srcdir, sub, "Makefile.am")) as f:
+            text = f.read()
+        old = [n for n in text.split() if n.endswith(".c")]
+        text = listed(text, prefix + old_first(old, prefix), prefix + old_last(old, prefix),
+                      [prefix + n for n in names])
+        with open(os.path.join(outdir, sub, "Makefile.am"), "w") as f:
+            f.write(text)
     return 0
+
+
+def old_first(old, prefix):
+    """the first generated file a Makefile.am lists now (its block starts there)"""
+    gen = set(fname(n) for n, _, _ in ROWS)
+    return next(n[len(prefix):] for n in old if n[len(prefix):] in gen)
+
+
+def old_last(old, prefix):
+    gen = set(fname(n) for n, _, _ in ROWS)
+    return [n[len(prefix):] for n in old if n[len(prefix):] in gen][-1]
 
 
 if __name__ == "__main__":

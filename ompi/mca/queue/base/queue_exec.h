@@ -333,18 +333,21 @@ typedef enum {
 
 /**
  * Register exec as held, waited for through req.  Called by the owner, in
- * the thread that made the request, before the request is started.
+ * the thread that made the request, before the request is started.  One
+ * execution may be held through several requests (a stream's isync
+ * requests).
  *
  * @return OMPI_SUCCESS, or OMPI_ERR_OUT_OF_RESOURCE (nothing registered)
  */
 OMPI_DECLSPEC int ompi_queue_exec_hold(ompi_queue_exec_t *exec, ompi_request_t *req);
 
-/** The program freed the request of a held execution that still runs: any
- * MPI_Wait-family call (ANY or ALL) drives it from now on. */
-OMPI_DECLSPEC void ompi_queue_exec_orphan(ompi_queue_exec_t *exec);
+/** The program freed req, the request of a held execution that still runs:
+ * any MPI_Wait-family call (ANY or ALL) drives it from now on. */
+OMPI_DECLSPEC void ompi_queue_exec_orphan(ompi_queue_exec_t *exec, ompi_request_t *req);
 
-/** Unregister (the request is released); a no-op for an execution not held. */
-OMPI_DECLSPEC void ompi_queue_exec_unhold(ompi_queue_exec_t *exec);
+/** Unregister the pair (exec, req), or exec's orphan (the request is
+ * released or completed); a no-op for a pair not held. */
+OMPI_DECLSPEC void ompi_queue_exec_unhold(ompi_queue_exec_t *exec, ompi_request_t *req);
 
 OMPI_DECLSPEC void ompi_queue_exec_drive_held_slow(size_t count, ompi_request_t **reqs,
                                                    ompi_queue_drive_mode_t mode);

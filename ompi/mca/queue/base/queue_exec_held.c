@@ -56,34 +56,35 @@ int ompi_queue_exec_hold(ompi_queue_exec_t *exec, ompi_request_t *req)
     return OMPI_SUCCESS;
 }
 
-/* held lock held: the index of exec in the table, or -1 */
-static int32_t exec_held_index(const ompi_queue_exec_t *exec)
+/* held lock held: the index of the pair (exec, req) in the table, an
+ * orphan of exec counting as any request, or -1 */
+static int32_t exec_held_index(const ompi_queue_exec_t *exec, const ompi_request_t *req)
 {
     for (int32_t i = 0; i < ompi_queue_exec_nheld; ++i) {
-        if (exec_held[i].exec == exec) {
+        if (exec_held[i].exec == exec && (exec_held[i].req == req || NULL == exec_held[i].req)) {
             return i;
         }
     }
     return -1;
 }
 
-void ompi_queue_exec_orphan(ompi_queue_exec_t *exec)
+void ompi_queue_exec_orphan(ompi_queue_exec_t *exec, ompi_request_t *req)
 {
     int32_t i;
 
     OPAL_THREAD_LOCK(&exec_held_lock);
-    if (0 <= (i = exec_held_index(exec))) {
+    if (0 <= (i = exec_held_index(exec, req))) {
         exec_held[i].req = NULL;
     }
     OPAL_THREAD_UNLOCK(&exec_held_lock);
 }
 
-void ompi_queue_exec_unhold(ompi_queue_exec_t *exec)
+void ompi_queue_exec_unhold(ompi_queue_exec_t *exec, ompi_request_t *req)
 {
     int32_t i;
 
     OPAL_THREAD_LOCK(&exec_held_lock);
-    if (0 <= (i = exec_held_index(exec))) {
+    if (0 <= (i = exec_held_index(exec, req))) {
         exec_held[i] = exec_held[--ompi_queue_exec_nheld];
     }
     if (0 == ompi_queue_exec_nheld) {

@@ -41,19 +41,19 @@ int MPIX_Execute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info)
                                                "MPIX_TOKEN_NULL or was freed or consumed");
     }
     if (graphs_token_unbound(token)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute: the token has "
-                                               "arguments bound to graph variables (it runs only "
-                                               "inside a graph)");
+        return graphs_token_report(token, MPI_ERR_ARG, "MPIX_Execute: the token has "
+                                   "arguments bound to graph variables (it runs only inside a "
+                                   "graph)");
     }
     ret = graphs_location_acquire(loc_type, loc_info, &msg);
     if (MPI_SUCCESS != ret) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+        return graphs_token_report(token, ret, msg);
     }
     ret = (MPIX_OFFLOAD_CUDA == loc_type) ? graphs_execute_cuda(token, loc_info, &msg)
                                           : graphs_execute_blocking(token);
     graphs_location_release(loc_type);
     if (MPI_SUCCESS != ret && NULL != msg) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+        return graphs_token_report(token, ret, msg);
     }
     if (MPI_SUCCESS != ret) {
         return graphs_token_error(token, ret, "MPIX_Execute: an operation of the execution "

@@ -27,12 +27,14 @@
 
 static const char FUNC_NAME[] = "MPIX_File_write_at_all_c_def";
 
+static const char *const big_msg[] = GRAPHS_BIG_MSGS("MPIX_File_write_at_all_c_def");
+
 /* the checks and the token; vb: the arguments bound to graph variables, or NULL */
 static inline __opal_attribute_always_inline__ int graphs_file_write_at_all_c_def_make(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token, graphs_vb_t *vb)
 {
     ompi_mpix_token_t *t;
     ompi_datatype_t *type;
-    int icount = 0, rc = MPI_SUCCESS;
+    int icount = 0, rc = MPI_SUCCESS, why;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -53,13 +55,15 @@ static inline __opal_attribute_always_inline__ int graphs_file_write_at_all_c_de
     if (MPI_SUCCESS != rc) {
         return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
     }
-    rc = graphs_count_type(count, datatype, &type, &icount);
+    rc = graphs_big_args(count, datatype, NULL,
+                         NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(a.io.dtype)), &type, &icount,
+                         &why);
     if (MPI_SUCCESS != rc) {
-        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
+        return OMPI_ERRHANDLER_INVOKE(fh, rc, big_msg[why]);
     }
     t = graphs_token_new(GRAPHS_OP_FILE_WRITE_AT_ALL, NULL);
     if (NULL == t) {
-        OBJ_RELEASE(type);
+        graphs_drop_type(type);
         return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
     }
     graphs_set_io(t, fh, offset, (void *) buf, type, icount, status);
@@ -79,7 +83,7 @@ static __opal_attribute_noinline__ int graphs_file_write_at_all_c_def_vars(MPI_F
     GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);
     GRAPHS_VB_I64(vb, offset, GRAPHS_TOFF(a.io.offset), GRAPHS_VR_NUM, GRAPHS_FT_I64);
     GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));
-    GRAPHS_VB_I64(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, GRAPHS_FT_BIGCOUNT);
+    GRAPHS_VB_BIG(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));
     GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.io.dtype), 1, MPI_BYTE);
     GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.io.status), GRAPHS_VR_OUT, -1, -1);
     if (vb.overflow) {

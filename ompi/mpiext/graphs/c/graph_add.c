@@ -36,15 +36,15 @@ int MPIX_Graph_add(MPIX_Graph graph, MPIX_Token *token, int *op_id, int dep_op_i
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_add: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_add: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (NULL == token || graphs_token_invalid(*token)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_add: the token is MPIX_TOKEN_NULL or was freed or consumed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_add: the token is MPIX_TOKEN_NULL or was freed or consumed");
     }
     rc = graphs_graph_add_node(graph, GRAPHS_GN_TOKEN, dep_op_id, &n, &id);
     if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(rc, MPI_ERR_ARG == rc ? "MPIX_Graph_add: dep_op_id is not an "
+        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_add: dep_op_id is not an "
                                   "operation of this graph" : FUNC_NAME);
     }
     /* the graph takes the token: the program's handle is consumed */

@@ -45,6 +45,10 @@ int MPIX_Graph_create(MPI_Session session, MPI_Info info, MPIX_Graph *graph)
     if (NULL == g) {
         return graphs_session_error(session, MPI_ERR_NO_MEM, FUNC_NAME);
     }
+    if (MPI_SUCCESS != graphs_session_get(session, &g->session)) {
+        OBJ_RELEASE(g);
+        return graphs_session_error(session, MPI_ERR_NO_MEM, FUNC_NAME);
+    }
     *graph = g;
     return MPI_SUCCESS;
 }

@@ -38,15 +38,15 @@ int MPIX_Graph_def(MPIX_Graph graph, MPI_Info info, MPIX_Token *token)
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_def: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_def: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (NULL == token) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_def: token is a NULL pointer");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_def: token is a NULL pointer");
     }
     rc = graphs_graph_def(graph, &t, &msg);
     if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(rc, NULL != msg ? msg : FUNC_NAME);
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
     *token = t;
     return MPI_SUCCESS;

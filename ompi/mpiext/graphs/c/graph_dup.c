@@ -36,15 +36,15 @@ int MPIX_Graph_dup(MPIX_Graph graph, MPI_Info info, MPIX_Graph *newgraph)
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_dup: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_dup: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (NULL == newgraph) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_dup: newgraph is a NULL pointer");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_dup: newgraph is a NULL pointer");
     }
     rc = graphs_graph_dup(graph, newgraph);
     if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(rc, FUNC_NAME);
+        return graphs_graph_error(graph, rc, FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

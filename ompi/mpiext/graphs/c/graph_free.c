@@ -33,7 +33,7 @@ int MPIX_Graph_free(MPIX_Graph *graph)
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (NULL == graph || graphs_graph_invalid(*graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_free: the graph is MPIX_GRAPH_NULL or was freed");
+        return graphs_graph_error(NULL, MPI_ERR_ARG, "MPIX_Graph_free: the graph is MPIX_GRAPH_NULL or was freed");
     }
     /* tokens made by MPIX_Graph_def and graphs it was copied into are
      * independent of it */

@@ -36,15 +36,15 @@ int MPIX_Graph_goto(MPIX_Graph graph, int dest_op_id, int dep_op_id)
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_goto: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_goto: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (dest_op_id < 1 || dest_op_id > graph->nnodes) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_goto: dest_op_id is not an operation of this graph");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_goto: dest_op_id is not an operation of this graph");
     }
     rc = graphs_graph_add_node(graph, GRAPHS_GN_GOTO, dep_op_id, &n, &id);
     if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(rc, MPI_ERR_ARG == rc ? "MPIX_Graph_goto: dep_op_id is not an "
+        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_goto: dep_op_id is not an "
                                   "operation of this graph" : FUNC_NAME);
     }
     n->dest = dest_op_id - 1;

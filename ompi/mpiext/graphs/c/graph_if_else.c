@@ -37,24 +37,24 @@ int MPIX_Graph_if_else(MPIX_Graph graph, int var_id, MPIX_Graph true_graph, MPIX
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_if_else: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_if_else: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (var_id < 0 || var_id >= MPIX_GRAPH_VAR_MAX) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_if_else: var_id is out of range");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_if_else: var_id is out of range");
     }
     {
         int k = graphs_graph_var_find(graph, var_id);
         if (0 <= k && 0 <= graphs_local_type_index(graph->vars[k].dtype)) {
-            return graphs_graph_error(MPI_ERR_TYPE, "MPIX_Graph_if_else: the condition variable has a "
+            return graphs_graph_error(graph, MPI_ERR_TYPE, "MPIX_Graph_if_else: the condition variable has a "
                                       "local type");
         }
     }
     if ((MPIX_GRAPH_NULL != true_graph && graphs_graph_invalid(true_graph)) || (MPIX_GRAPH_NULL != false_graph && graphs_graph_invalid(false_graph))) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_if_else: a branch is not a valid graph");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_if_else: a branch is not a valid graph");
     }
     if (dep_op_id < 0 || dep_op_id > graph->nnodes) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_if_else: dep_op_id is not an operation of this graph");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_if_else: dep_op_id is not an operation of this graph");
     }
     /* both branches are copied now (D18) */
     if (MPIX_GRAPH_NULL != true_graph) {
@@ -63,7 +63,7 @@ int MPIX_Graph_if_else(MPIX_Graph graph, int var_id, MPIX_Graph true_graph, MPIX
             if (NULL != sub[0]) {
                 OBJ_RELEASE(sub[0]);
             }
-            return graphs_graph_error(rc, FUNC_NAME);
+            return graphs_graph_error(graph, rc, FUNC_NAME);
         }
     }
     if (MPIX_GRAPH_NULL != false_graph) {
@@ -72,12 +72,12 @@ int MPIX_Graph_if_else(MPIX_Graph graph, int var_id, MPIX_Graph true_graph, MPIX
             if (NULL != sub[0]) {
                 OBJ_RELEASE(sub[0]);
             }
-            return graphs_graph_error(rc, FUNC_NAME);
+            return graphs_graph_error(graph, rc, FUNC_NAME);
         }
     }
     rc = graphs_graph_add_node(graph, GRAPHS_GN_IF, dep_op_id, &n, &id);
     if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(rc, MPI_ERR_ARG == rc ? "MPIX_Graph_if_else: dep_op_id is not an "
+        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_if_else: dep_op_id is not an "
                                   "operation of this graph" : FUNC_NAME);
     }
     n->var = var_id;

@@ -36,22 +36,22 @@ int MPIX_Graph_join(MPIX_Graph graph, int count, const int array_of_dep_op_ids[]
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_join: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_join: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (count < 0 || (0 < count && NULL == array_of_dep_op_ids)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_join: count is negative or the array is NULL");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_join: count is negative or the array is NULL");
     }
     for (int i = 0; i < count; ++i) {
         if (array_of_dep_op_ids[i] < 1 || array_of_dep_op_ids[i] > graph->nnodes) {
-            return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_join: an ID is not an operation of "
+            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_join: an ID is not an operation of "
                                       "this graph");
         }
     }
     if (0 < count) {
         join = malloc(count * sizeof(int));
         if (NULL == join) {
-            return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+            return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
         }
         for (int i = 0; i < count; ++i) {
             join[i] = array_of_dep_op_ids[i] - 1;
@@ -60,7 +60,7 @@ int MPIX_Graph_join(MPIX_Graph graph, int count, const int array_of_dep_op_ids[]
     rc = graphs_graph_add_node(graph, GRAPHS_GN_JOIN, dep_op_id, &n, &id);
     if (MPI_SUCCESS != rc) {
         free(join);
-        return graphs_graph_error(rc, MPI_ERR_ARG == rc ? "MPIX_Graph_join: dep_op_id is not an "
+        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_join: dep_op_id is not an "
                                   "operation of this graph" : FUNC_NAME);
     }
     n->join = join;

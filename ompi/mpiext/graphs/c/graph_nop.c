@@ -36,12 +36,12 @@ int MPIX_Graph_nop(MPIX_Graph graph, int *op_id, int dep_op_id)
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_nop: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_nop: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     rc = graphs_graph_add_node(graph, GRAPHS_GN_NOP, dep_op_id, &n, &id);
     if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(rc, MPI_ERR_ARG == rc ? "MPIX_Graph_nop: dep_op_id is not an "
+        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_nop: dep_op_id is not an "
                                   "operation of this graph" : FUNC_NAME);
     }
     if (NULL != op_id) {

@@ -33,17 +33,17 @@ int MPIX_Graph_set_dep_op(MPIX_Graph graph, int op_id, int dep_op_id)
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_set_dep_op: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_dep_op: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (op_id < 1 || op_id > graph->nnodes || dep_op_id < 0 || dep_op_id > graph->nnodes) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_set_dep_op: an ID is not an operation of this graph");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_dep_op: an ID is not an operation of this graph");
     }
     if (op_id == dep_op_id) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_set_dep_op: an operation cannot depend on itself");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_dep_op: an operation cannot depend on itself");
     }
     if (GRAPHS_GN_JOIN == graph->nodes[op_id - 1].type) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_set_dep_op: op_id is a join (its dependencies are its inputs)");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_dep_op: op_id is a join (its dependencies are its inputs)");
     }
     graph->nodes[op_id - 1].dep = dep_op_id - 1;
     return MPI_SUCCESS;

@@ -36,18 +36,18 @@ int MPIX_Graph_set_param(MPIX_Graph graph, int var_id, const void *value)
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_set_param: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_param: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (NULL == value) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_set_param: value is a NULL pointer");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_param: value is a NULL pointer");
     }
     k = graphs_graph_var_find(graph, var_id);
     if (k < 0) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_set_param: the variable is not declared in this graph");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_param: the variable is not declared in this graph");
     }
     if (MPIX_GRAPH_VAR_LOCAL == graph->vars[k].scope) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_set_param: the variable is not a parameter");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_param: the variable is not a parameter");
     }
     v = &graph->vars[k];
     if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
@@ -61,7 +61,7 @@ int MPIX_Graph_set_param(MPIX_Graph graph, int var_id, const void *value)
             v->ref_outer = -1;
         }
     } else if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
-        return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+        return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
     }
     v->set = true;
     return MPI_SUCCESS;

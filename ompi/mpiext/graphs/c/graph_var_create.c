@@ -36,26 +36,26 @@ int MPIX_Graph_var_create(MPIX_Graph graph, int var_id, int scope, MPI_Datatype 
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_create: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_create: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (var_id < 0 || var_id >= MPIX_GRAPH_VAR_MAX) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_create: var_id is out of range");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_create: var_id is out of range");
     }
     if (MPIX_GRAPH_VAR_VAL_PARAM != scope && MPIX_GRAPH_VAR_REF_PARAM != scope && MPIX_GRAPH_VAR_LOCAL != scope) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_create: unknown scope");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_create: unknown scope");
     }
     if (MPI_SUCCESS != graphs_var_check_type(datatype)) {
-        return graphs_graph_error(MPI_ERR_TYPE, "MPIX_Graph_var_create: a graph variable needs a predefined, non-derived datatype or a local type");
+        return graphs_graph_error(graph, MPI_ERR_TYPE, "MPIX_Graph_var_create: a graph variable needs a predefined, non-derived datatype or a local type");
     }
     if (0 <= graphs_graph_var_find(graph, var_id)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_create: the variable is already declared in this graph");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_create: the variable is already declared in this graph");
     }
     if (graph->nvars == graph->vcap) {
         int cap = graph->vcap ? 2 * graph->vcap : 8;
         graphs_var_t *vars = realloc(graph->vars, cap * sizeof(*vars));
         if (NULL == vars) {
-            return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+            return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
         }
         graph->vars = vars;
         graph->vcap = cap;

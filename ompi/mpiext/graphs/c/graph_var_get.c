@@ -37,23 +37,23 @@ int MPIX_Graph_var_get(MPIX_Graph graph, int var_id, void *value)
     }
     if (NULL == graph || (GRAPHS_GRAPH_MAGIC != graph->magic
                           && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_get: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (NULL == value) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_get: value is a NULL pointer");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: value is a NULL pointer");
     }
     if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
         void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
         if (NULL == p) {
-            return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_get: no such variable");
+            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: no such variable");
         }
         memcpy(value, p, v->size);
         return MPI_SUCCESS;
     }
     k = graphs_graph_var_find(graph, var_id);
     if (k < 0) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_get: the variable is not declared in this graph");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: the variable is not declared in this graph");
     }
     v = &graph->vars[k];
     if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {

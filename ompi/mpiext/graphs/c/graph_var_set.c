@@ -37,33 +37,33 @@ int MPIX_Graph_var_set(MPIX_Graph graph, int var_id, const void *value)
     }
     if (NULL == graph || (GRAPHS_GRAPH_MAGIC != graph->magic
                           && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_set: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (NULL == value) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_set: value is a NULL pointer");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: value is a NULL pointer");
     }
     if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
         /* a running instance (a callback's graph) */
         int rc = graphs_inst_var_set((graphs_inst_t *) graph, var_id, value);
         if (MPI_ERR_ARG == rc) {
-            return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_set: no such variable");
+            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: no such variable");
         }
         if (MPI_SUCCESS != rc) {
-            return graphs_graph_error(rc, "MPIX_Graph_var_set: no memory for the string's copy");
+            return graphs_graph_error(graph, rc, "MPIX_Graph_var_set: no memory for the string's copy");
         }
         return MPI_SUCCESS;
     }
     k = graphs_graph_var_find(graph, var_id);
     if (k < 0) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_set: the variable is not declared in this graph");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: the variable is not declared in this graph");
     }
     if (MPIX_GRAPH_VAR_REF_PARAM == graph->vars[k].scope) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_var_set: a reference parameter is set with MPIX_Graph_set_param");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: a reference parameter is set with MPIX_Graph_set_param");
     }
     v = &graph->vars[k];
     if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
-        return graphs_graph_error(MPI_ERR_NO_MEM, FUNC_NAME);
+        return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
     }
     v->set = true;
     return MPI_SUCCESS;

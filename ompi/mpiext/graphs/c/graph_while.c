@@ -37,24 +37,24 @@ int MPIX_Graph_while(MPIX_Graph graph, int var_id, MPIX_Graph sub_graph, int *op
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_while: the graph is MPIX_GRAPH_NULL or "
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_while: the graph is MPIX_GRAPH_NULL or "
                                   "was freed");
     }
     if (var_id < 0 || var_id >= MPIX_GRAPH_VAR_MAX) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_while: var_id is out of range");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_while: var_id is out of range");
     }
     {
         int k = graphs_graph_var_find(graph, var_id);
         if (0 <= k && 0 <= graphs_local_type_index(graph->vars[k].dtype)) {
-            return graphs_graph_error(MPI_ERR_TYPE, "MPIX_Graph_while: the condition variable has a "
+            return graphs_graph_error(graph, MPI_ERR_TYPE, "MPIX_Graph_while: the condition variable has a "
                                       "local type");
         }
     }
     if (graphs_graph_invalid(sub_graph)) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_while: sub_graph is not a valid graph");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_while: sub_graph is not a valid graph");
     }
     if (dep_op_id < 0 || dep_op_id > graph->nnodes) {
-        return graphs_graph_error(MPI_ERR_ARG, "MPIX_Graph_while: dep_op_id is not an operation of this graph");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_while: dep_op_id is not an operation of this graph");
     }
     /* the body is copied now (D18) */
     if (MPIX_GRAPH_NULL != sub_graph) {
@@ -63,12 +63,12 @@ int MPIX_Graph_while(MPIX_Graph graph, int var_id, MPIX_Graph sub_graph, int *op
             if (NULL != sub[0]) {
                 OBJ_RELEASE(sub[0]);
             }
-            return graphs_graph_error(rc, FUNC_NAME);
+            return graphs_graph_error(graph, rc, FUNC_NAME);
         }
     }
     rc = graphs_graph_add_node(graph, GRAPHS_GN_WHILE, dep_op_id, &n, &id);
     if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(rc, MPI_ERR_ARG == rc ? "MPIX_Graph_while: dep_op_id is not an "
+        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_while: dep_op_id is not an "
                                   "operation of this graph" : FUNC_NAME);
     }
     n->var = var_id;

@@ -70,6 +70,8 @@ typedef enum {
     GRAPHS_OP_FILE_WRITE_AT,
     GRAPHS_OP_FILE_WRITE_AT_ALL,
     GRAPHS_OP_REMOTE_BARRIER, /**< a.coll.root: the watched process */
+    GRAPHS_OP_START,         /**< MPIX_Start_def: a persistent request of the program */
+    GRAPHS_OP_WAIT,          /**< MPIX_Wait_def */
     GRAPHS_OP_GRAPH,         /**< a graph snapshot (MPIX_Graph_def) */
     GRAPHS_OP_MAX
 } graphs_op_kind_t;
@@ -80,8 +82,9 @@ enum {
     GRAPHS_FT_PTR = 0,       /**< a pointer or handle field */
     GRAPHS_FT_INT = 1,
     GRAPHS_FT_I64 = 2,
-    GRAPHS_FT_BIGCOUNT = 3,  /**< a.io.count of a large-count (_c) binding: a value above
-                                  INT_MAX is carried by a derived datatype at the start */
+    GRAPHS_FT_BIGCOUNT = 3,  /**< the int count of a large-count (_c) binding: a value above
+                                  INT_MAX is carried by a derived datatype at the start
+                                  (the datatype field is at dtype_off) */
 };
 enum {
     GRAPHS_VE_STORAGE = 0,   /**< MPIX_VAR on a buffer/OUT pointer: the variable's storage */
@@ -125,8 +128,9 @@ struct ompi_mpix_token_t {
     volatile uint32_t magic;
     int kind;                      /**< graphs_op_kind_t */
     bool fast;                     /**< see graphs_token_fast */
-    bool own_type;                 /**< a resolved copy whose a.io.dtype was made for a
-                                        count above INT_MAX (released with the copy) */
+    uint8_t nown;                  /**< a resolved copy: datatypes it made for counts above
+                                        INT_MAX (released with the copy), at own_off[] */
+    uint16_t own_off[2];
     ompi_communicator_t *comm;     /**< retained; NULL for local operations */
     int nvb;                       /**< arguments bound to graph variables */
     /* the arguments before the variable bindings (read only at a graph's
@@ -167,6 +171,10 @@ struct ompi_mpix_token_t {
             MPI_Offset *size;      /**< get_size: OUT */
             MPI_File fh;           /**< get_size */
         } file;
+        struct {
+            MPI_Request *req;      /**< the program's handle, read when the token runs */
+            ompi_status_public_t *status;  /**< MPIX_Wait_def */
+        } preq;
         struct {
             MPI_File fh;
             MPI_Offset offset;
@@ -417,6 +425,41 @@ enum {
     GRAPHS_GN_GOTO,
 };
 
+/* sessions (graphs_session.c) */
+
+/** The extension's record of a session: a stand-in communicator whose
+ * error handler passes errors on to the session's (see graphs_session.c). */
+typedef struct graphs_session_t {
+    ompi_communicator_t comm;      /**< first: the handler receives its address */
+    struct ompi_instance_t *instance;
+    struct graphs_session_t *next;
+} graphs_session_t;
+
+/**
+ * The record of a session, made at its first use; *out NULL for
+ * MPI_SESSION_NULL (the World model).
+ *
+ * @return MPI_SUCCESS or MPI_ERR_NO_MEM
+ */
+int graphs_session_get(struct ompi_instance_t *instance, graphs_session_t **out);
+
+/** Release every record (finalization). */
+void graphs_session_flush(void);
+
+/** The session of a record, NULL for the World model. */
+static inline struct ompi_instance_t *graphs_session_instance(const graphs_session_t *s)
+{
+    return NULL == s ? NULL : s->instance;
+}
+
+/** The communicator whose handler reports a request's errors at completion
+ * for objects of a session: the record's stand-in, MPI_COMM_SELF for the
+ * World model. */
+static inline ompi_communicator_t *graphs_session_comm(graphs_session_t *s)
+{
+    return NULL == s ? &ompi_mpi_comm_self.comm : &s->comm;
+}
+
 /** Largest variable (an MPI_Status, a long double complex is refused). */
 #define GRAPHS_VAR_BYTES 32
 
@@ -454,6 +497,7 @@ struct ompi_mpix_graph_t {
     int nnodes, cap;
     graphs_var_t *vars;
     int nvars, vcap;
+    graphs_session_t *session;     /**< NULL: World model; errors go to its handler */
 };
 OBJ_CLASS_DECLARATION(ompi_mpix_graph_t);
 
@@ -490,6 +534,7 @@ typedef struct graphs_gdef_t {
     unsigned char *init;           /**< initial values of an instance */
     bool has_coll, blocking;
     bool outer_refs;               /**< a REF_PARAM aliases a variable of an enclosing graph */
+    graphs_session_t *session;     /**< the graph's (NULL: World model) */
 } graphs_gdef_t;
 OBJ_CLASS_DECLARATION(graphs_gdef_t);
 
@@ -572,6 +617,34 @@ static inline void graphs_var_int_write(int ik, void *p, int64_t v)
 bool graphs_var_from_i64(ompi_datatype_t *dtype, void *storage, int64_t v);
 /** The index of a local type (0..12), or -1. */
 int graphs_local_type_index(ompi_datatype_t *dtype);
+/* counts above INT_MAX (graphs_bigcount.c): Open MPI 5.0.7's PML, coll and
+ * io interfaces take int counts */
+
+/**
+ * The datatype and int count that describe count elements of dtype: dtype
+ * itself for counts that fit an int; above INT_MAX a derived datatype of
+ * 2^20-element blocks and the remainder, with count 1.
+ *
+ * @param[out] type   retained (the caller's reference)
+ * @return MPI_SUCCESS, MPI_ERR_COUNT (too large even so) or MPI_ERR_INTERN
+ */
+int graphs_count_type(MPI_Count count, ompi_datatype_t *dtype, ompi_datatype_t **type,
+                      int *icount);
+
+/**
+ * The operation that reduces count elements of a predefined datatype when
+ * they are carried by graphs_count_type's derived datatype (the reductions
+ * apply an operation to the datatype's elements, not to those of its base
+ * type).  Kept until finalization; the caller needs no reference.
+ *
+ * @return MPI_SUCCESS; MPI_ERR_OP for an operation that is not predefined,
+ *         MPI_ERR_TYPE for a datatype that is not
+ */
+int graphs_big_op(ompi_op_t *op, ompi_datatype_t *dtype, ompi_op_t **out);
+
+/** Release the operations of graphs_big_op (finalization). */
+void graphs_big_ops_fini(void);
+
 /** Compute out = in1 op in2 (var_reduce). */
 int graphs_var_reduce_compute(ompi_op_t *op, int cmp, ompi_datatype_t *t1, const void *in1,
                               const void *in2, ompi_datatype_t *tout, void *out);
@@ -719,7 +792,7 @@ struct ompi_mpix_stream_t {
     ompi_queue_exec_t exec;         /**< open execution: a FIFO of tokens */
     int loc_type;
     bool loc_held;
-    struct ompi_instance_t *session;  /**< NULL: World model; errors go to its handler */
+    graphs_session_t *session;      /**< NULL: World model; errors go to its handler */
     graphs_cuda_stream_t *cuda;       /**< MPIX_OFFLOAD_CUDA: the queue that orders it, or NULL */
     struct graphs_request_t **isyncs;  /**< pending isync requests */
     int nisyncs, isyncs_cap;

@@ -33,7 +33,7 @@
 #include "ompi/mpiext/graphs/c/graphs.h"
 
 /** @return MPI_SUCCESS or the class MPI_Send/MPI_Recv would report */
-static inline int graphs_check_p2p(ompi_communicator_t *comm, int count, ompi_datatype_t *dtype,
+static inline int graphs_check_p2p(ompi_communicator_t *comm, MPI_Count count, ompi_datatype_t *dtype,
                                    int peer, int tag, bool is_recv)
 {
     int rc = MPI_SUCCESS;
@@ -78,7 +78,7 @@ static inline void graphs_set_p2p(graphs_p2p_args_t *p, void *buf, int count,
 
 /** op NULL: no reduction (bcast); rooted: root must be a rank of an
  * intracommunicator */
-static inline int graphs_check_coll(ompi_communicator_t *comm, int count, ompi_datatype_t *dtype,
+static inline int graphs_check_coll(ompi_communicator_t *comm, MPI_Count count, ompi_datatype_t *dtype,
                                     ompi_op_t *op, int root, bool rooted)
 {
     int rc = MPI_SUCCESS;
@@ -157,47 +157,56 @@ static inline const char *graphs_check_copy(void *dst, const void *src, MPI_Aint
     return NULL;
 }
 
-/**
- * The datatype and int count that describe count elements of dtype: the
- * same for counts that fit an int; above INT_MAX a struct of 2^20-element
- * blocks and the remainder (5.0.7 has no large-count io functions).
- *
- * @param[out] type   retained (the caller's reference)
- */
-static inline int graphs_count_type(MPI_Count count, ompi_datatype_t *dtype,
-                                    ompi_datatype_t **type, int *icount)
-{
-    const MPI_Count block = (MPI_Count) 1 << 20;
-    ompi_datatype_t *chunk = NULL, *types[2];
-    ptrdiff_t lb, extent, disps[2];
-    int lens[2], rc;
+/* why graphs_big_args refused (*why): the message of each, for the binding fn */
+enum {
+    GRAPHS_BIG_OK = 0,
+    GRAPHS_BIG_VAR_BOUND,
+    GRAPHS_BIG_OP,
+    GRAPHS_BIG_TYPE,
+    GRAPHS_BIG_COUNT,
+};
+#define GRAPHS_BIG_MSGS(fn)                                                                    \
+    {fn, fn ": a count above INT_MAX needs its datatype and operation as arguments, not from " \
+            "graph variables",                                                                 \
+     fn ": a reduction of more than INT_MAX elements needs a predefined operation",            \
+     fn ": a reduction of more than INT_MAX elements needs a predefined datatype",             \
+     fn ": the count is too large"}
 
-    if (count <= INT_MAX) {
-        *type = graphs_keep_type(dtype);
-        *icount = (int) count;
-        return MPI_SUCCESS;
+/**
+ * A large-count (_c) binding's count and datatype as its token carries them
+ * (graphs_count_type); for a reduction (op not NULL) above INT_MAX, *op
+ * becomes the operation that applies to them (graphs_big_op).  Above
+ * INT_MAX the datatype and the operation are needed now, not from graph
+ * variables (var_bound).
+ *
+ * @param[out] type  retained (the caller's reference)
+ * @param[out] why   GRAPHS_BIG_*: the message to report with an error
+ * @return MPI_SUCCESS or an MPI error class
+ */
+static inline int graphs_big_args(MPI_Count count, ompi_datatype_t *dtype, ompi_op_t **op,
+                                  bool var_bound, ompi_datatype_t **type, int *icount, int *why)
+{
+    int rc;
+
+    *why = GRAPHS_BIG_OK;
+    if (count > INT_MAX && var_bound) {
+        *why = GRAPHS_BIG_VAR_BOUND;
+        return MPI_ERR_ARG;
     }
-    if (count / block > INT_MAX) {
-        return MPI_ERR_COUNT;
+    if (count > INT_MAX && NULL != op) {
+        rc = graphs_big_op(*op, dtype, op);
+        if (MPI_SUCCESS != rc) {
+            *why = (MPI_ERR_OP == rc)     ? GRAPHS_BIG_OP
+                   : (MPI_ERR_TYPE == rc) ? GRAPHS_BIG_TYPE
+                                          : GRAPHS_BIG_OK;
+            return rc;
+        }
     }
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    rc = ompi_datatype_create_contiguous((int) block, dtype, &chunk);
-    if (OMPI_SUCCESS != rc) {
-        return MPI_ERR_INTERN;
+    rc = graphs_count_type(count, dtype, type, icount);
+    if (MPI_ERR_COUNT == rc) {
+        *why = GRAPHS_BIG_COUNT;
     }
-    lens[0] = (int) (count / block);
-    lens[1] = (int) (count % block);
-    disps[0] = 0;
-    disps[1] = (ptrdiff_t) (count / block) * (ptrdiff_t) block * extent;
-    types[0] = chunk;
-    types[1] = dtype;
-    rc = ompi_datatype_create_struct(2, lens, disps, types, type);
-    ompi_datatype_destroy(&chunk);
-    if (OMPI_SUCCESS != rc || OMPI_SUCCESS != ompi_datatype_commit(type)) {
-        return MPI_ERR_INTERN;
-    }
-    *icount = 1;
-    return MPI_SUCCESS;
+    return rc;
 }
 
 static inline void graphs_set_io(ompi_mpix_token_t *t, MPI_File fh, MPI_Offset offset,
@@ -216,8 +225,10 @@ static inline void graphs_set_io(ompi_mpix_token_t *t, MPI_File fh, MPI_Offset o
  * (Sessions model), or as the queue functions do (World model). */
 static inline int graphs_stream_error(ompi_mpix_stream_t *stream, int err, const char *msg)
 {
-    if (NULL != stream->session) {
-        return OMPI_ERRHANDLER_INVOKE(stream->session, err, msg);
+    ompi_instance_t *session = graphs_session_instance(stream->session);
+
+    if (NULL != session) {
+        return OMPI_ERRHANDLER_INVOKE(session, err, msg);
     }
     return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
 }
@@ -230,14 +241,6 @@ static inline int graphs_session_error(ompi_instance_t *session, int err, const 
     return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
 }
 
-/** A failed execution: the handler of the operation's communicator. */
-static inline int graphs_token_error(ompi_mpix_token_t *token, int err, const char *msg)
-{
-    if (NULL != token->comm) {
-        return OMPI_ERRHANDLER_INVOKE(token->comm, err, msg);
-    }
-    return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
-}
 
 /* ------------------------------------------------------------------
  * Graph variables as arguments (spec 1.2.3): a _def records each argument
@@ -361,6 +364,17 @@ static inline void graphs_vb_commit(ompi_mpix_token_t *t, const graphs_vb_t *vb)
         }                                                                                  \
     } while (0)
 
+/* a count of a large-count binding; dtype_off: its datatype's field */
+#define GRAPHS_VB_BIG(vb, param, off, dtype_off)                                              \
+    do {                                                                                   \
+        int id_ = graphs_var_i64_id((int64_t) (param));                                    \
+        if (0 <= id_) {                                                                    \
+            graphs_vb_push(&(vb), (off), GRAPHS_FT_BIGCOUNT, GRAPHS_VE_NUM, GRAPHS_VR_COUNT, -1, \
+                           id_, -1, (dtype_off));                                          \
+            (param) = 0;                                                                   \
+        }                                                                                  \
+    } while (0)
+
 #define GRAPHS_VB_I64(vb, param, off, role, ftype)                                          \
     do {                                                                                   \
         int id_ = graphs_var_i64_id((int64_t) (param));                                    \
@@ -370,10 +384,56 @@ static inline void graphs_vb_commit(ompi_mpix_token_t *t, const graphs_vb_t *vb)
         }                                                                                  \
     } while (0)
 
-/** Report an error of a call on a graph (the World model's way). */
-static inline int graphs_graph_error(int err, const char *msg)
+/** The session a graph handle belongs to: a graph's, or a running
+ * activation's (a callback's graph) through its snapshot; NULL for the
+ * World model and for a handle that is not a live graph. */
+static inline ompi_instance_t *graphs_graph_session(const void *graph)
 {
+    const ompi_mpix_graph_t *g = (const ompi_mpix_graph_t *) graph;
+
+    if (NULL == g) {
+        return NULL;
+    }
+    if (GRAPHS_GRAPH_MAGIC == g->magic) {
+        return graphs_session_instance(g->session);
+    }
+    if (GRAPHS_INST_MAGIC == ((const graphs_inst_t *) graph)->magic) {
+        return graphs_session_instance(((const graphs_inst_t *) graph)->def->session);
+    }
+    return NULL;
+}
+
+/** Report an error of a call on a graph: its session's error handler
+ * (Sessions model), or as the queue functions do (World model, or a handle
+ * that is not a live graph). */
+static inline int graphs_graph_error(const void *graph, int err, const char *msg)
+{
+    ompi_instance_t *session = graphs_graph_session(graph);
+
+    if (NULL != session) {
+        return OMPI_ERRHANDLER_INVOKE(session, err, msg);
+    }
     return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
+}
+
+/** Report an error of a call on a token: a graph token of a session goes
+ * to that session's handler; every other token as the queue functions do. */
+static inline int graphs_token_report(const ompi_mpix_token_t *token, int err, const char *msg)
+{
+    if (GRAPHS_OP_GRAPH == token->kind && NULL != token->a.gdef->session) {
+        return OMPI_ERRHANDLER_INVOKE(token->a.gdef->session->instance, err, msg);
+    }
+    return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
+}
+
+/** A failed execution (MPIX_Execute): the handler of the operation's
+ * communicator, or of a graph token's session. */
+static inline int graphs_token_error(const ompi_mpix_token_t *token, int err, const char *msg)
+{
+    if (NULL != token->comm) {
+        return OMPI_ERRHANDLER_INVOKE(token->comm, err, msg);
+    }
+    return graphs_token_report(token, err, msg);
 }
 
 #endif /* OMPI_MPIEXT_GRAPHS_BINDINGS_H */

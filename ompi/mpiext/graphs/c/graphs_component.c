@@ -62,6 +62,8 @@ int graphs_component_fini(void)
     graphs_token_cache_flush();
     graphs_location_flush();
     graphs_vars_fini();
+    graphs_session_flush();
+    graphs_big_ops_fini();
     return OMPI_SUCCESS;
 }
 

@@ -29,6 +29,7 @@ static void graph_construct(ompi_mpix_graph_t *g)
     g->nnodes = g->cap = 0;
     g->vars = NULL;
     g->nvars = g->vcap = 0;
+    g->session = NULL;
 }
 
 static void gnode_clear(graphs_gnode_t *n)
@@ -158,6 +159,7 @@ int graphs_graph_dup(ompi_mpix_graph_t *g, ompi_mpix_graph_t **out)
     }
     c->cap = g->nnodes ? g->nnodes : 1;
     c->vcap = g->nvars ? g->nvars : 1;
+    c->session = g->session;
     for (int i = 0; i < g->nnodes; ++i) {
         graphs_gnode_t *n = &c->nodes[i];
         *n = g->nodes[i];
@@ -396,6 +398,7 @@ static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_
     if (NULL == d) {
         return MPI_ERR_NO_MEM;
     }
+    d->session = g->session;
     d->nnodes = n;
     d->nodes = calloc(n ? n : 1, sizeof(*d->nodes));
     d->order = malloc((n ? n : 1) * sizeof(int));

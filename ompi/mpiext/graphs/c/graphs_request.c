@@ -280,7 +280,7 @@ static graphs_request_t *graphs_request_get(void)
 static void graphs_request_release(graphs_request_t *req, bool deferred)
 {
     if (req->held) {
-        ompi_queue_exec_unhold(&req->exec);
+        ompi_queue_exec_unhold(&req->exec, &req->super);
         req->held = false;
     }
     if (deferred) {
@@ -506,9 +506,14 @@ int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persisten
     OMPI_REQUEST_INIT(&req->super, persistent);
     /* errors at completion go to the handler of the operation's
      * communicator (retained by the token, so valid as long as the
-     * request); MPI_COMM_SELF's for local operations */
-    req->super.req_mpi_object.comm = (NULL != token->comm) ? token->comm
-                                                           : &ompi_mpi_comm_self.comm;
+     * request); a graph's session's for a graph of a session;
+     * MPI_COMM_SELF's for other local operations */
+    if (NULL != token->comm) {
+        req->super.req_mpi_object.comm = token->comm;
+    } else {
+        req->super.req_mpi_object.comm = graphs_session_comm(
+            GRAPHS_OP_GRAPH == token->kind ? token->a.gdef->session : NULL);
+    }
     OBJ_RETAIN(token);
     req->token = token;
     req->loc_type = loc_type;
@@ -566,7 +571,7 @@ static int graphs_request_free(ompi_request_t **request)
             if (req->held) {
                 /* nothing waits for this request now: the MPI_Wait-family
                  * calls on any request drive the execution */
-                ompi_queue_exec_orphan(&req->exec);
+                ompi_queue_exec_orphan(&req->exec, &req->super);
             }
         }
         OPAL_THREAD_UNLOCK(&req->exec.lock);
@@ -602,7 +607,7 @@ graphs_request_t *graphs_isync_new(ompi_mpix_stream_t *stream, uint64_t target)
 
     if (NULL != req) {
         OMPI_REQUEST_INIT(&req->super, false);
-        req->super.req_mpi_object.comm = &ompi_mpi_comm_self.comm;
+        req->super.req_mpi_object.comm = graphs_session_comm(stream->session);
         req->super.req_state = OMPI_REQUEST_ACTIVE;
         req->kind = GRAPHS_REQ_ISYNC;
         req->stream = stream;

@@ -570,11 +570,13 @@ static int reduce_lookup(graphs_run_t *run, graphs_dnode_t *dn)
     return MPI_SUCCESS;
 }
 
-/* a resolved copy whose large count is carried by a derived datatype owns that type */
+/* a resolved copy whose large counts are carried by derived datatypes owns those types */
 static void run_drop_copy(graphs_run_t *run)
 {
-    if (NULL != run->tcopy && run->tcopy->own_type) {
-        ompi_datatype_destroy(&run->tcopy->a.io.dtype);
+    for (int i = 0; NULL != run->tcopy && i < run->tcopy->nown; ++i) {
+        ompi_datatype_t **type = (ompi_datatype_t **) ((char *) run->tcopy
+                                                       + run->tcopy->own_off[i]);
+        ompi_datatype_destroy(type);
     }
     free(run->tcopy);
     run->tcopy = NULL;
@@ -1044,9 +1046,14 @@ static inline void *field(ompi_mpix_token_t *t, size_t off)
 
 int graphs_token_resolve(const ompi_mpix_token_t *t, graphs_inst_t *inst, ompi_mpix_token_t *copy)
 {
-    int64_t big = 0;
+    /* counts above INT_MAX from variables: carried by derived datatypes
+     * once every datatype is resolved (a sendrecv has two) */
+    const graphs_vbind_t *bigvb[2];
+    int64_t big[2];
+    int nbig = 0;
 
     memcpy(copy, t, sizeof(*t));
+    copy->nown = 0;
     for (int i = 0; i < t->nvb; ++i) {
         const graphs_vbind_t *vb = &t->vb[i];
         graphs_var_t *v = NULL;
@@ -1076,9 +1083,9 @@ int graphs_token_resolve(const ompi_mpix_token_t *t, graphs_inst_t *inst, ompi_m
             if (!graphs_var_to_i64(v->dtype, p, &x)) {
                 return MPI_ERR_ARG;
             }
-            if (GRAPHS_FT_BIGCOUNT == vb->ftype && x > INT_MAX) {
-                /* a derived datatype carries it, once the datatype is resolved */
-                big = x;
+            if (GRAPHS_FT_BIGCOUNT == vb->ftype && x > INT_MAX && nbig < 2) {
+                bigvb[nbig] = vb;
+                big[nbig++] = x;
                 *(int *) field(copy, vb->off) = 1;
             } else if (GRAPHS_FT_INT == vb->ftype || GRAPHS_FT_BIGCOUNT == vb->ftype) {
                 if (x < INT_MIN || x > INT_MAX || (GRAPHS_VR_COUNT == vb->role && x < 0)) {
@@ -1094,16 +1101,25 @@ int graphs_token_resolve(const ompi_mpix_token_t *t, graphs_inst_t *inst, ompi_m
             break;
         }
     }
-    if (0 < big) {
+    for (int b = 0; b < nbig; ++b) {
+        ompi_datatype_t **dtype = (ompi_datatype_t **) field(copy, bigvb[b]->dtype_off);
         ompi_datatype_t *type = NULL;
-        int icount = 0, rc = graphs_count_type(big, copy->a.io.dtype, &type, &icount);
+        int icount = 0, rc;
 
+        if (GRAPHS_OP_REDUCE == copy->kind || GRAPHS_OP_ALLREDUCE == copy->kind) {
+            /* the operation must apply to the derived type's elements */
+            rc = graphs_big_op(copy->a.coll.op, *dtype, &copy->a.coll.op);
+            if (MPI_SUCCESS != rc) {
+                return rc;
+            }
+        }
+        rc = graphs_count_type(big[b], *dtype, &type, &icount);
         if (MPI_SUCCESS != rc) {
             return rc;
         }
-        copy->a.io.dtype = type;
-        copy->a.io.count = icount;
-        copy->own_type = true;
+        *dtype = type;
+        *(int *) field(copy, bigvb[b]->off) = icount;
+        copy->own_off[copy->nown++] = (uint16_t) bigvb[b]->dtype_off;
     }
     /* range checks that the _def could not make */
     for (int i = 0; i < t->nvb; ++i) {

@@ -56,6 +56,16 @@ static inline bool stream_reached(const ompi_mpix_stream_t *stream, uint64_t tar
            || (MPI_SUCCESS != exec->error && (0 == exec->running || NULL != stream->cuda));
 }
 
+/* lock held: an isync request no longer waits for the stream */
+static void isync_detach(ompi_mpix_stream_t *stream, graphs_request_t *req)
+{
+    if (req->held) {
+        ompi_queue_exec_unhold(&stream->exec, &req->super);
+        req->held = false;
+    }
+    req->stream = NULL;
+}
+
 /* lock held: complete the isync requests whose tokens have completed */
 static void graphs_stream_progressed(ompi_queue_exec_t *exec, void *cbdata)
 {
@@ -69,7 +79,7 @@ static void graphs_stream_progressed(ompi_queue_exec_t *exec, void *cbdata)
             continue;
         }
         stream->isyncs[i] = stream->isyncs[--stream->nisyncs];
-        req->stream = NULL;
+        isync_detach(stream, req);
         req->super.req_status.MPI_ERROR = stream->exec.error;
         ompi_request_complete(&req->super, true);
     }
@@ -99,9 +109,12 @@ int graphs_stream_create(int loc_type, struct ompi_instance_t *session, graphs_c
     if (NULL == stream) {
         return MPI_ERR_NO_MEM;
     }
+    if (MPI_SUCCESS != graphs_session_get(session, &stream->session)) {
+        OBJ_RELEASE(stream);
+        return MPI_ERR_NO_MEM;
+    }
     stream->loc_type = loc_type;
     stream->loc_held = true;
-    stream->session = session;
     stream->cuda = cuda;
     *out = stream;
     return MPI_SUCCESS;
@@ -249,6 +262,19 @@ int graphs_stream_isync(ompi_mpix_stream_t *stream, ompi_request_t **request)
             stream->isyncs = a;
             stream->isyncs_cap = cap;
         }
+        if (NULL == stream->cuda && !opal_using_threads()) {
+            /* no worker thread may run a blocking-only token (a file open)
+             * and progress must not: MPI_Wait and MPI_Test on this request
+             * drive the stream (spec 4.2), as they drive an execution
+             * request's blocking-only nodes */
+            if (OMPI_SUCCESS != ompi_queue_exec_hold(&stream->exec, &req->super)) {
+                OPAL_THREAD_UNLOCK(&stream->exec.lock);
+                OMPI_REQUEST_FINI(&req->super);
+                OBJ_RELEASE(req);
+                return MPI_ERR_NO_MEM;
+            }
+            req->held = true;
+        }
         stream->isyncs[stream->nisyncs++] = req;
         /* an isync never resumes a paused stream */
         if (!stream->exec.paused && OMPI_SUCCESS != stream_kick(stream)) {
@@ -274,7 +300,7 @@ void graphs_isync_forget(graphs_request_t *req)
             break;
         }
     }
-    req->stream = NULL;
+    isync_detach(stream, req);
     OPAL_THREAD_UNLOCK(&stream->exec.lock);
 }
 

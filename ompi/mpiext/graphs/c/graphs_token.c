@@ -34,7 +34,7 @@ static void token_construct(ompi_mpix_token_t *token)
     token->magic = GRAPHS_TOKEN_MAGIC;
     token->kind = GRAPHS_OP_MAX;
     token->fast = false;
-    token->own_type = false;
+    token->nown = 0;
     token->comm = NULL;
     token->nvb = 0;
     memset(&token->a, 0, sizeof(token->a));
@@ -344,6 +344,65 @@ static int op_start_coll(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs
     return MPI_SUCCESS;
 }
 
+/* the program's persistent request behind a Start_def or Wait_def token,
+ * or NULL when there is none (MPI_ERR_REQUEST) */
+static ompi_request_t *op_program_request(ompi_mpix_token_t *t)
+{
+    ompi_request_t *r = *t->a.preq.req;
+
+    if (NULL == r || MPI_REQUEST_NULL == r || !r->req_persistent) {
+        return NULL;
+    }
+    return r;
+}
+
+static int op_start_start(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    ompi_request_t *r = op_program_request(t);
+    int rc;
+
+    (void) reqs;
+    (void) nreqs;
+    if (NULL == r || OMPI_REQUEST_INACTIVE != r->req_state) {
+        /* as MPI_Start: an active request cannot be started again */
+        return MPI_ERR_REQUEST;
+    }
+    rc = r->req_start(1, &r);
+    return OMPI_SUCCESS == rc ? MPI_SUCCESS : ompi_errcode_get_mpi_code(rc);
+}
+
+static int op_start_wait(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
+{
+    ompi_request_t *r = op_program_request(t);
+
+    if (NULL == r) {
+        return MPI_ERR_REQUEST;
+    }
+    if (OMPI_REQUEST_INACTIVE == r->req_state) {
+        /* as MPI_Wait on an inactive persistent request: an empty status */
+        if (MPI_STATUS_IGNORE != t->a.preq.status) {
+            OMPI_COPY_STATUS(t->a.preq.status, ompi_status_empty, false);
+        }
+        return MPI_SUCCESS;
+    }
+    reqs[0] = r;
+    *nreqs = 1;
+    return MPI_SUCCESS;
+}
+
+static int op_finish_wait(ompi_mpix_token_t *t, ompi_request_t **reqs, int nreqs)
+{
+    ompi_request_t *r = reqs[0];
+    int flag = 0, err;
+
+    (void) nreqs;
+    err = r->req_status.MPI_ERROR;
+    /* what MPI_Wait does to a completed persistent request (it stays the
+     * program's: only made inactive) */
+    (void) ompi_request_test(&r, &flag, t->a.preq.status);
+    return err;
+}
+
 static int op_start_callback(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
 {
     (void) reqs;
@@ -522,6 +581,8 @@ static const graphs_op_desc_t graphs_op_table[GRAPHS_OP_MAX] = {
     [GRAPHS_OP_FILE_WRITE_AT] = {op_start_io, op_finish_io},
     [GRAPHS_OP_FILE_WRITE_AT_ALL] = {op_start_io, op_finish_io},
     [GRAPHS_OP_REMOTE_BARRIER] = {op_start_remote_barrier, op_finish_plain},
+    [GRAPHS_OP_START] = {op_start_start, op_finish_plain},
+    [GRAPHS_OP_WAIT] = {op_start_wait, op_finish_wait},
     /* a graph token is loaded as its nodes (graphs_run.c), never started as one */
     [GRAPHS_OP_GRAPH] = {NULL, op_finish_plain},
 };

@@ -43,21 +43,22 @@ int MPIX_Iexecute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info,
                                                "MPIX_TOKEN_NULL or was freed or consumed");
     }
     if (graphs_token_unbound(token)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Iexecute: the token has "
-                                               "arguments bound to graph variables (it runs only "
-                                               "inside a graph)");
+        return graphs_token_report(token, MPI_ERR_ARG, "MPIX_Iexecute: the token has "
+                                   "arguments bound to graph variables (it runs only inside a "
+                                   "graph)");
     }
     if (NULL == request) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Iexecute: request is a NULL pointer");
     }
     ret = graphs_location_acquire(loc_type, loc_info, &msg);
     if (MPI_SUCCESS != ret) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+        return graphs_token_report(token, ret, msg);
     }
     if (MPIX_OFFLOAD_CUDA == loc_type) {
         ret = graphs_cuda_create(token, loc_info, &cuda, &msg);
         if (MPI_SUCCESS != ret) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+            graphs_location_release(loc_type);
+            return graphs_token_report(token, ret, msg);
         }
     }
     ret = graphs_request_create(token, loc_type, false, cuda, &req);
@@ -66,7 +67,7 @@ int MPIX_Iexecute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info,
             graphs_cuda_free(cuda);
         }
         graphs_location_release(loc_type);
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, FUNC_NAME);
+        return graphs_token_report(token, ret, FUNC_NAME);
     }
     *request = &req->super;
     return MPI_SUCCESS;

@@ -85,6 +85,20 @@ OMPI_DECLSPEC extern MPI_Datatype ompi_mpix_local_types[13];
 #define MPI_LOCAL_TYPE_STATUS (ompi_mpix_local_types[10])
 #define MPI_LOCAL_TYPE_STRING (ompi_mpix_local_types[11])
 #define MPI_LOCAL_TYPE_WIN (ompi_mpix_local_types[12])
+/* the same handles under the extension's prefix (spec D14) */
+#define MPIX_LOCAL_TYPE_COMM MPI_LOCAL_TYPE_COMM
+#define MPIX_LOCAL_TYPE_DATATYPE MPI_LOCAL_TYPE_DATATYPE
+#define MPIX_LOCAL_TYPE_ERRHANDLER MPI_LOCAL_TYPE_ERRHANDLER
+#define MPIX_LOCAL_TYPE_FILE MPI_LOCAL_TYPE_FILE
+#define MPIX_LOCAL_TYPE_GROUP MPI_LOCAL_TYPE_GROUP
+#define MPIX_LOCAL_TYPE_INFO MPI_LOCAL_TYPE_INFO
+#define MPIX_LOCAL_TYPE_MESSAGE MPI_LOCAL_TYPE_MESSAGE
+#define MPIX_LOCAL_TYPE_OP MPI_LOCAL_TYPE_OP
+#define MPIX_LOCAL_TYPE_REQUEST MPI_LOCAL_TYPE_REQUEST
+#define MPIX_LOCAL_TYPE_SESSION MPI_LOCAL_TYPE_SESSION
+#define MPIX_LOCAL_TYPE_STATUS MPI_LOCAL_TYPE_STATUS
+#define MPIX_LOCAL_TYPE_STRING MPI_LOCAL_TYPE_STRING
+#define MPIX_LOCAL_TYPE_WIN MPI_LOCAL_TYPE_WIN
 
 /* deferred operations */
 OMPI_DECLSPEC int MPIX_Send_def(const void *buf, int count, MPI_Datatype datatype, int dest,
@@ -129,6 +143,39 @@ OMPI_DECLSPEC int MPIX_File_write_at_all_def(MPI_File fh, MPI_Offset offset, con
 OMPI_DECLSPEC int MPIX_File_write_at_all_c_def(MPI_File fh, MPI_Offset offset, const void *buf,
                                                MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
                                                MPIX_Token *token);
+/* large-count twins (MPI-4 _c bindings): above INT_MAX the count is carried
+ * by a derived datatype; a reduction then needs a predefined datatype and
+ * operation */
+OMPI_DECLSPEC int MPIX_Send_c_def(const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                  int dest, int tag, MPI_Comm comm, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_Recv_c_def(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                                  int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_Sendrecv_c_def(const void *sendbuf, MPI_Count sendcount,
+                                      MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                                      MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                                      int recvtag, MPI_Comm comm, MPI_Status *status,
+                                      MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_Bcast_c_def(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                                   MPI_Comm comm, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_Reduce_c_def(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                                    MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_Allreduce_c_def(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                       MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_read_c_def(MPI_File fh, void *buf, MPI_Count count,
+                                       MPI_Datatype datatype, MPI_Status *status,
+                                       MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_read_at_c_def(MPI_File fh, MPI_Offset offset, void *buf,
+                                          MPI_Count count, MPI_Datatype datatype,
+                                          MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_File_write_at_c_def(MPI_File fh, MPI_Offset offset, const void *buf,
+                                           MPI_Count count, MPI_Datatype datatype,
+                                           MPI_Status *status, MPIX_Token *token);
+/* a persistent request of the program, started or waited for when the token
+ * runs (the handle is read then) */
+OMPI_DECLSPEC int MPIX_Start_def(MPI_Request *request, MPIX_Token *token);
+OMPI_DECLSPEC int MPIX_Wait_def(MPI_Request *request, MPI_Status *status, MPIX_Token *token);
 OMPI_DECLSPEC int MPIX_Token_free(MPIX_Token *token);
 OMPI_DECLSPEC int MPIX_Copy_mem(void *dst, const void *src, MPI_Aint size);
 
@@ -213,6 +260,34 @@ OMPI_DECLSPEC int PMPIX_File_write_at_all_def(MPI_File fh, MPI_Offset offset, co
 OMPI_DECLSPEC int PMPIX_File_write_at_all_c_def(MPI_File fh, MPI_Offset offset, const void *buf,
                                                 MPI_Count count, MPI_Datatype datatype, MPI_Status *status,
                                                 MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_Send_c_def(const void *buf, MPI_Count count, MPI_Datatype datatype,
+                                   int dest, int tag, MPI_Comm comm, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_Recv_c_def(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                                   int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_Sendrecv_c_def(const void *sendbuf, MPI_Count sendcount,
+                                       MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                                       MPI_Count recvcount, MPI_Datatype recvtype, int source,
+                                       int recvtag, MPI_Comm comm, MPI_Status *status,
+                                       MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_Bcast_c_def(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                                    MPI_Comm comm, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_Reduce_c_def(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                                     MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_Allreduce_c_def(const void *sendbuf, void *recvbuf, MPI_Count count,
+                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                        MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_read_c_def(MPI_File fh, void *buf, MPI_Count count,
+                                        MPI_Datatype datatype, MPI_Status *status,
+                                        MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_read_at_c_def(MPI_File fh, MPI_Offset offset, void *buf,
+                                           MPI_Count count, MPI_Datatype datatype,
+                                           MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_File_write_at_c_def(MPI_File fh, MPI_Offset offset, const void *buf,
+                                            MPI_Count count, MPI_Datatype datatype,
+                                            MPI_Status *status, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_Start_def(MPI_Request *request, MPIX_Token *token);
+OMPI_DECLSPEC int PMPIX_Wait_def(MPI_Request *request, MPI_Status *status, MPIX_Token *token);
 OMPI_DECLSPEC int PMPIX_Token_free(MPIX_Token *token);
 OMPI_DECLSPEC int PMPIX_Copy_mem(void *dst, const void *src, MPI_Aint size);
 OMPI_DECLSPEC int PMPIX_Execute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info);

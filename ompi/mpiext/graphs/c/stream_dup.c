@@ -51,12 +51,13 @@ int MPIX_Stream_dup(MPIX_Stream stream, MPI_Info info, MPIX_Stream *newstream)
     }
     ret = graphs_location_acquire(stream->loc_type, NULL, &msg);
     if (MPI_SUCCESS != ret) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, msg);
+        return graphs_stream_error(stream, ret, msg);
     }
-    ret = graphs_stream_create(stream->loc_type, stream->session, NULL, &s);
+    ret = graphs_stream_create(stream->loc_type, graphs_session_instance(stream->session), NULL,
+                               &s);
     if (MPI_SUCCESS != ret) {
         graphs_location_release(stream->loc_type);
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(ret, FUNC_NAME);
+        return graphs_stream_error(stream, ret, FUNC_NAME);
     }
     *newstream = s;
     return MPI_SUCCESS;
