@@ -22,7 +22,9 @@
  *      two ranks (literal count), a sum reduction to rank 0 and a broadcast
  *      whose count comes from a graph variable (markers on each side of
  *      INT_MAX and in the last, partial block; the status counts every
- *      byte).
+ *      byte).  The reduction takes libnbc's chain schedule, whose fragments
+ *      of a 2 GiB element overflowed the stack before patch 0023; run with
+ *      coll_libnbc_ibcast_algorithm=3, so does the broadcast.
  */
 
 #include <limits.h>
