@@ -14,9 +14,11 @@
  * times with MPI_Start/MPI_Wait on a persistent send and receive; rank 0
  * runs the loop in pingpong() so that callgrind gives its inclusive count
  * (less await_reply's, see exchange()).  The ranks share a node.
- * argv[1]: "plain" (persistent requests as MPI has them), or "matched"
- * (the same requests after MPI_Matchall, on the channel the match framework
- * chose).  Builds against stock Open MPI too (plain only).
+ * argv[1]: "plain" (persistent requests as MPI has them), "matched" (the
+ * same requests after MPI_Matchall, on the channel the match framework
+ * chose), or "queued" (rank 0's matched starts and waits enqueued on a
+ * default queue, fenced once an iteration).  Builds against stock Open MPI
+ * too (plain only).
  */
 
 #include <stdio.h>
@@ -27,6 +29,9 @@
 #define ITERS 2000
 
 static volatile int *replied;   /* rank 0's flag in a shared window */
+#ifdef MPI_QUEUE_NULL
+static MPI_Queue queue = MPI_QUEUE_NULL;  /* "queued": rank 0's queue */
+#endif
 
 /* rank 0 waits, outside MPI, until rank 1 says that it started its reply; its
  * instructions are subtracted from pingpong's (callgrind-channels.sh) */
@@ -52,6 +57,17 @@ static inline void exchange(MPI_Request *req, int rank, int iters, int *seq, voi
     for (int i = 0; i < iters; ++i) {
         ++*seq;
         if (0 == rank) {
+#ifdef MPI_QUEUE_NULL
+            if (MPI_QUEUE_NULL != queue) {
+                MPI_Enqueue_start(&queue, &req[1]);
+                MPI_Enqueue_start(&queue, &req[0]);
+                await(*seq);
+                MPI_Enqueue_wait(&queue, &req[0], MPI_STATUS_IGNORE);
+                MPI_Enqueue_wait(&queue, &req[1], MPI_STATUS_IGNORE);
+                MPI_Queue_fence(&queue);
+                continue;
+            }
+#endif
             MPI_Start(&req[1]);
             MPI_Start(&req[0]);
             await(*seq);
@@ -87,7 +103,8 @@ int main(int argc, char **argv)
     MPI_Aint wsize;
     MPI_Win win;
     int *base, disp, seq = 0;
-    int rank, matched = (argc > 1 && 0 == strcmp(argv[1], "matched"));
+    int rank, queued = (argc > 1 && 0 == strcmp(argv[1], "queued"));
+    int matched = queued || (argc > 1 && 0 == strcmp(argv[1], "matched"));
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -102,6 +119,9 @@ int main(int argc, char **argv)
     if (matched) {
 #ifdef MPI_QUEUE_NULL
         MPI_Matchall(2, req);
+        if (queued && 0 == rank) {
+            MPI_Queue_init(&queue, MPI_QUEUE_TYPE_DEFAULT, NULL);
+        }
 #else
         if (0 == rank) {
             fprintf(stderr, "this MPI has no MPI_Matchall\n");
@@ -112,6 +132,11 @@ int main(int argc, char **argv)
     warmup(req, rank, &seq);
     MPI_Barrier(MPI_COMM_WORLD);
     pingpong(req, rank, &seq);
+#ifdef MPI_QUEUE_NULL
+    if (MPI_QUEUE_NULL != queue) {
+        MPI_Queue_free(&queue);
+    }
+#endif
     MPI_Request_free(&req[0]);
     MPI_Request_free(&req[1]);
     MPI_Win_free(&win);

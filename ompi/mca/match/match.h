@@ -200,12 +200,13 @@ typedef struct mca_match_channel_ops_t {
     /**
      * The matched request's req_start once it is matched (MPI_Start,
      * MPI_Startall: count requests of this channel).  Refuses, with
-     * OMPI_ERR_REQUEST and nothing started, requests a queue owns
-     * (mca_match_request_start_refused); starts the others as start_owned.
+     * OMPI_ERR_REQUEST and nothing started, requests an owner holds
+     * (mca_match_request_start_refused, request_owner.h); starts the others
+     * as start_owned.
      */
     int (*start)(size_t count, struct ompi_request_t **requests);
     /**
-     * Start one matched request (a queue's own start, or the base's):
+     * Start one matched request (its owner's start, or the base's):
      * mca_match_request_activate, then the channel's transfer.  When the
      * transfer is done (now or from the module's progress, in any thread)
      * the module fills req_status's MPI_ERROR and _ucount and calls

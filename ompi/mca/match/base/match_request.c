@@ -45,9 +45,6 @@ static void match_request_construct(mca_match_request_t *req)
     req->mr_tag = MPI_ANY_TAG;
     req->mr_op = NULL;
     req->mr_handoff = MCA_MATCH_HANDOFF_RUNNING;
-    req->mr_queue = NULL;
-    req->mr_queue_starts = 0;
-    req->mr_queue_waits = 0;
     req->super.req_start = match_request_start;
     req->super.req_free = match_request_free;
     req->super.req_cancel = match_request_cancel;
@@ -56,8 +53,6 @@ static void match_request_construct(mca_match_request_t *req)
 OBJ_CLASS_INSTANCE(mca_match_request_t, ompi_request_t, match_request_construct, NULL);
 
 const ompi_request_free_fn_t mca_match_request_free_fn = match_request_free;
-mca_match_owner_completed_fn_t mca_match_owner_completed = NULL;
-opal_atomic_int32_t mca_match_requests_owned = 0;
 
 static void match_request_release(mca_match_request_t *req)
 {
@@ -76,18 +71,6 @@ static void match_request_release(mca_match_request_t *req)
     }
     OMPI_REQUEST_FINI(&req->super);
     OBJ_RELEASE(req);
-}
-
-void mca_match_request_owned_done(mca_match_request_t *req)
-{
-    /* read before the completion: from then on the owner may release it */
-    struct ompi_queue_t *queue = req->mr_queue;
-
-    /* an owner holds it, so it cannot be freed meanwhile */
-    ompi_request_complete(&req->super, true);
-    if (NULL != mca_match_owner_completed) {
-        mca_match_owner_completed(queue);
-    }
 }
 
 /* Completion of the pml channel's operation: report it on the matched
@@ -164,7 +147,7 @@ static int match_request_start(size_t count, ompi_request_t **requests)
     return match_request_start_all(count, requests);
 }
 
-int mca_match_request_start_queued(size_t count, ompi_request_t **requests)
+int mca_match_request_start_owned(size_t count, ompi_request_t **requests)
 {
     return match_request_start_all(count, requests);
 }
@@ -173,8 +156,8 @@ static int match_request_free(ompi_request_t **request)
 {
     mca_match_request_t *req = (mca_match_request_t *) *request;
 
-    if (MCA_MATCH_STATE_PENDING == req->mr_state || NULL != req->mr_queue) {
-        /* its match is under way, or a queue owns it */
+    if (MCA_MATCH_STATE_PENDING == req->mr_state || ompi_request_owner_holds(&req->super)) {
+        /* its match is under way, or an owner holds it */
         return OMPI_ERR_REQUEST;
     }
     if (OMPI_REQUEST_ACTIVE == req->super.req_state) {
@@ -202,7 +185,7 @@ static int match_request_cancel(ompi_request_t *request, int complete)
     mca_match_request_t *req = (mca_match_request_t *) request;
     (void) complete;
 
-    if (NULL != req->mr_queue) {
+    if (ompi_request_owner_holds(request)) {
         return OMPI_ERR_REQUEST;
     }
     if (OMPI_REQUEST_ACTIVE != request->req_state) {
@@ -554,7 +537,8 @@ static int match_ptr_cmp(const void *a, const void *b)
 }
 
 /* Short arrays are compared pairwise; longer ones are sorted (a copy), so
- * that a large MPI_Matchall or MPI_Enqueue_startall stays O(n log n). */
+ * that a large array of requests (MPI_Matchall, or any caller's) stays
+ * O(n log n). */
 int mca_match_base_find_duplicate(int count, ompi_request_t *const *requests)
 {
     ompi_request_t **sorted;

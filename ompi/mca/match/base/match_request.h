@@ -39,6 +39,7 @@
 #include "ompi/mca/match/match.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/request/request.h"
+#include "ompi/request/request_owner.h"
 
 BEGIN_C_DECLS
 
@@ -100,11 +101,6 @@ typedef struct mca_match_request_t {
     /** who lets go of an active request last: the completion, or a free of
      * the request while active (mca_match_handoff_t) */
     opal_atomic_int32_t mr_handoff;
-    /** the queue whose enqueued start owns the request, until its enqueued
-     * wait completes: other MPI calls on the request are refused meanwhile */
-    struct ompi_queue_t *mr_queue;
-    int mr_queue_starts;               /**< enqueued starts whose wait has not completed */
-    int mr_queue_waits;                /**< enqueued waits not completed */
 } mca_match_request_t;
 
 OMPI_DECLSPEC OBJ_CLASS_DECLARATION(mca_match_request_t);
@@ -127,56 +123,16 @@ static inline bool mca_match_request_is(const ompi_request_t *request)
     return NULL != request && mca_match_request_free_fn == request->req_free;
 }
 
-/**
- * True when a queue owns the request (between its enqueued start and the
- * completion of its enqueued wait).  Cheap enough for MPI_Wait / MPI_Test.
- */
-static inline bool mca_match_request_queued(const ompi_request_t *request)
-{
-    return mca_match_request_is(request)
-           && NULL != ((const mca_match_request_t *) request)->mr_queue;
-}
+/** Start matched requests that an owner holds: the owner's own starts
+ * (request_owner.h). */
+OMPI_DECLSPEC int mca_match_request_start_owned(size_t count, ompi_request_t **requests);
 
-/** How many matched requests a queue owns now, in the whole process: the
- * array completion calls look at their requests only when some are. */
-OMPI_DECLSPEC extern opal_atomic_int32_t mca_match_requests_owned;
-
-/** The index of the first of count requests that a queue owns, or -1
- * (for the multi-request completion calls). */
-static inline int mca_match_request_first_queued(int count, ompi_request_t *const *requests)
-{
-    if (OPAL_LIKELY(0 == mca_match_requests_owned)) {
-        /* a program that uses no queue pays one load, not a pass */
-        return -1;
-    }
-    for (int i = 0; i < count; ++i) {
-        if (OPAL_UNLIKELY(mca_match_request_queued(requests[i]))) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-/**
- * Called in the thread that completes a matched request an owner holds
- * (mr_queue set), after the request is complete.  The owner (the queue
- * framework) sets it when it opens; the match framework knows nothing of
- * its owners beyond this.
- *
- * @param owner  the request's mr_queue, read before the completion
- */
-typedef void (*mca_match_owner_completed_fn_t)(struct ompi_queue_t *owner);
-OMPI_DECLSPEC extern mca_match_owner_completed_fn_t mca_match_owner_completed;
-
-/** Start matched requests owned by a queue (the queue's own starts). */
-OMPI_DECLSPEC int mca_match_request_start_queued(size_t count, ompi_request_t **requests);
-
-/** A channel's MPI_Start: true when a queue owns one of the requests, which
- * MPI_Start must not start behind the queue (then none is started). */
+/** A channel's MPI_Start: true when an owner holds one of the requests,
+ * which MPI_Start must not start behind it (then none is started). */
 static inline bool mca_match_request_start_refused(size_t count, ompi_request_t **requests)
 {
     for (size_t i = 0; i < count; ++i) {
-        if (OPAL_UNLIKELY(NULL != ((mca_match_request_t *) requests[i])->mr_queue)) {
+        if (OPAL_UNLIKELY(ompi_request_owner_holds(requests[i]))) {
             return true;
         }
     }
@@ -194,24 +150,18 @@ static inline void mca_match_request_activate(mca_match_request_t *req)
     req->super.req_state = OMPI_REQUEST_ACTIVE;
 }
 
-/** The completion of a request a queue owns (out of line: rare). */
-OMPI_DECLSPEC void mca_match_request_owned_done(mca_match_request_t *req);
-
 OMPI_DECLSPEC void mca_match_base_release_later(ompi_request_t *request);
 
 /**
  * A channel's completion of the transfer a start began (any thread, once
  * per start), with MPI_ERROR and _ucount of req_status filled: completes
- * the request, or releases it when the program freed it while active.
+ * the request (an owner's completion callback runs then), or releases it
+ * when the program freed it while active.
  */
 static inline void mca_match_request_channel_done(mca_match_request_t *req)
 {
     int32_t running = MCA_MATCH_HANDOFF_RUNNING;
 
-    if (OPAL_UNLIKELY(NULL != req->mr_queue)) {
-        mca_match_request_owned_done(req);
-        return;
-    }
     /* decide before completing: once complete, a waiting thread may free
      * and release the request at any moment */
     if (OPAL_UNLIKELY(!OPAL_THREAD_COMPARE_EXCHANGE_STRONG_32(&req->mr_handoff, &running,

@@ -729,6 +729,7 @@ void ompi_queue_exec_drive(ompi_queue_exec_t *exec)
 
 void ompi_queue_exec_progress_fini(void)
 {
+    ompi_queue_exec_held_fini();
     OPAL_THREAD_LOCK(&exec_active_lock);
     if (exec_registered) {
         opal_progress_unregister(exec_progress);

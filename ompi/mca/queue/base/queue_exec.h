@@ -315,23 +315,14 @@ OMPI_DECLSPEC void ompi_queue_exec_drive(ompi_queue_exec_t *exec);
  * Blocking-only nodes in a library that is not thread safe (spec 4.2): no
  * worker thread may start them and progress must not, so they wait for a
  * blocking call that drives their execution.  The owner of an execution
- * that a program waits for through a request (an MPIX execution request)
- * registers the pair for the request's life (ompi_queue_exec_hold); MPI_Wait,
- * MPI_Test and their array forms call ompi_queue_exec_drive_held() on their
- * requests before completing them, so a held execution advances there with
- * may_block, in the program's thread, and in no unrelated MPI call.
- * Number of held executions: the bindings' test is one load of it.
- */
-OMPI_DECLSPEC extern volatile int32_t ompi_queue_exec_nheld;
-
-/** How long ompi_queue_exec_drive_held() drives (the calling binding's rule). */
-typedef enum {
-    OMPI_QUEUE_DRIVE_ONCE = 0,  /**< one advance each (MPI_Test and its array forms) */
-    OMPI_QUEUE_DRIVE_ANY = 1,   /**< until an active request completes (Waitany, Waitsome) */
-    OMPI_QUEUE_DRIVE_ALL = 2,   /**< until every held one completes (Wait, Waitall) */
-} ompi_queue_drive_mode_t;
-
-/**
+ * that a program waits for through a request (an MPIX execution request, a
+ * stream's isync request) registers the pair for the request's life
+ * (ompi_queue_exec_hold): the executor is then an owner of that request
+ * (ompi/request/request_owner.h) that drives, so MPI_Wait, MPI_Test and
+ * their array forms advance a held execution with may_block, in the
+ * program's thread, before completing its request, and in no unrelated MPI
+ * call.
+ *
  * Register exec as held, waited for through req.  Called by the owner, in
  * the thread that made the request, before the request is started.  One
  * execution may be held through several requests (a stream's isync
@@ -349,21 +340,8 @@ OMPI_DECLSPEC void ompi_queue_exec_orphan(ompi_queue_exec_t *exec, ompi_request_
  * released or completed); a no-op for a pair not held. */
 OMPI_DECLSPEC void ompi_queue_exec_unhold(ompi_queue_exec_t *exec, ompi_request_t *req);
 
-OMPI_DECLSPEC void ompi_queue_exec_drive_held_slow(size_t count, ompi_request_t **reqs,
-                                                   ompi_queue_drive_mode_t mode);
-
-/**
- * Drive the held executions among reqs (count of them; MPI_REQUEST_NULL and
- * other requests are skipped) as mode says, calling opal_progress between
- * passes; returns at once when nothing is held.  Program's thread, no lock.
- */
-static inline void ompi_queue_exec_drive_held(size_t count, ompi_request_t **reqs,
-                                              ompi_queue_drive_mode_t mode)
-{
-    if (OPAL_UNLIKELY(0 != ompi_queue_exec_nheld) && NULL != reqs) {
-        ompi_queue_exec_drive_held_slow(count, reqs, mode);
-    }
-}
+/** The executor stops being an owner of requests (finalization). */
+OMPI_DECLSPEC void ompi_queue_exec_held_fini(void);
 
 /**
  * The progress callback looks at the active executions only when something

@@ -11,7 +11,8 @@
 /*
  * Held executions: blocking-only nodes that, in a library that is not
  * thread safe, the MPI_Wait and MPI_Test families run in the program's
- * thread (spec 4.2; see queue_exec.h and patch 0020).
+ * thread (spec 4.2; see queue_exec.h).  The executor is an owner of the
+ * requests of held executions (ompi/request/request_owner.h) that drives.
  */
 
 #include "ompi_config.h"
@@ -21,6 +22,7 @@
 #include "opal/runtime/opal_progress.h"
 #include "ompi/constants.h"
 #include "ompi/mca/queue/base/queue_exec.h"
+#include "ompi/request/request_owner.h"
 
 /* Held executions (see ompi_queue_exec_hold): few, looked up by request.
  * They exist only in a library that is not thread safe, where the lock is
@@ -31,15 +33,31 @@ typedef struct {
     ompi_request_t *req;  /* NULL: freed by the program (orphan) */
 } exec_held_t;
 
-volatile int32_t ompi_queue_exec_nheld = 0;
+static int32_t exec_nheld = 0;
 static exec_held_t *exec_held = NULL;
 static int32_t exec_held_size = 0;
 static opal_mutex_t exec_held_lock = OPAL_MUTEX_STATIC_INIT;
 
+static int exec_held_check(int count, ompi_request_t **reqs, ompi_request_owner_mode_t mode);
+
+static const ompi_request_owner_t exec_held_owner = {
+    .completed = NULL,
+    .refusal = NULL,
+    .check = exec_held_check,
+};
+static bool exec_held_registered = false;
+
 int ompi_queue_exec_hold(ompi_queue_exec_t *exec, ompi_request_t *req)
 {
     OPAL_THREAD_LOCK(&exec_held_lock);
-    if (ompi_queue_exec_nheld == exec_held_size) {
+    if (!exec_held_registered) {
+        if (OMPI_SUCCESS != ompi_request_owner_register(&exec_held_owner)) {
+            OPAL_THREAD_UNLOCK(&exec_held_lock);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        exec_held_registered = true;
+    }
+    if (exec_nheld == exec_held_size) {
         int32_t size = exec_held_size ? 2 * exec_held_size : 8;
         exec_held_t *held = realloc(exec_held, size * sizeof(*held));
         if (NULL == held) {
@@ -49,9 +67,10 @@ int ompi_queue_exec_hold(ompi_queue_exec_t *exec, ompi_request_t *req)
         exec_held = held;
         exec_held_size = size;
     }
-    exec_held[ompi_queue_exec_nheld].exec = exec;
-    exec_held[ompi_queue_exec_nheld].req = req;
-    ompi_queue_exec_nheld++;
+    exec_held[exec_nheld].exec = exec;
+    exec_held[exec_nheld].req = req;
+    exec_nheld++;
+    (void) OPAL_THREAD_ADD_FETCH32(&ompi_request_owned, 1);
     OPAL_THREAD_UNLOCK(&exec_held_lock);
     return OMPI_SUCCESS;
 }
@@ -60,7 +79,7 @@ int ompi_queue_exec_hold(ompi_queue_exec_t *exec, ompi_request_t *req)
  * orphan of exec counting as any request, or -1 */
 static int32_t exec_held_index(const ompi_queue_exec_t *exec, const ompi_request_t *req)
 {
-    for (int32_t i = 0; i < ompi_queue_exec_nheld; ++i) {
+    for (int32_t i = 0; i < exec_nheld; ++i) {
         if (exec_held[i].exec == exec && (exec_held[i].req == req || NULL == exec_held[i].req)) {
             return i;
         }
@@ -85,9 +104,10 @@ void ompi_queue_exec_unhold(ompi_queue_exec_t *exec, ompi_request_t *req)
 
     OPAL_THREAD_LOCK(&exec_held_lock);
     if (0 <= (i = exec_held_index(exec, req))) {
-        exec_held[i] = exec_held[--ompi_queue_exec_nheld];
+        exec_held[i] = exec_held[--exec_nheld];
+        (void) OPAL_THREAD_ADD_FETCH32(&ompi_request_owned, -1);
     }
-    if (0 == ompi_queue_exec_nheld) {
+    if (0 == exec_nheld) {
         free(exec_held);
         exec_held = NULL;
         exec_held_size = 0;
@@ -102,7 +122,7 @@ static ompi_queue_exec_t *exec_held_next(const ompi_request_t *req, int32_t *fro
     ompi_queue_exec_t *exec = NULL;
 
     OPAL_THREAD_LOCK(&exec_held_lock);
-    for (; *from < ompi_queue_exec_nheld; ++*from) {
+    for (; *from < exec_nheld; ++*from) {
         if (exec_held[*from].req == req) {
             exec = exec_held[(*from)++].exec;
             break;
@@ -122,15 +142,16 @@ static void exec_held_advance(ompi_queue_exec_t *exec)
     OPAL_THREAD_UNLOCK(&exec->lock);
 }
 
-void ompi_queue_exec_drive_held_slow(size_t count, ompi_request_t **reqs,
-                                     ompi_queue_drive_mode_t mode)
+/* the owner's check: drive the held executions among reqs as mode says,
+ * calling opal_progress between passes; never refuses */
+static int exec_held_check(int count, ompi_request_t **reqs, ompi_request_owner_mode_t mode)
 {
     for (;;) {
         bool driven = false, any_active = false, any_done = false, all_done = true;
         ompi_queue_exec_t *exec;
         int32_t from;
 
-        for (size_t i = 0; i < count; ++i) {
+        for (int i = 0; i < count; ++i) {
             ompi_request_t *req = reqs[i];
 
             if (NULL == req || OMPI_REQUEST_INACTIVE == req->req_state) {
@@ -148,7 +169,7 @@ void ompi_queue_exec_drive_held_slow(size_t count, ompi_request_t **reqs,
                 all_done = false;
             }
         }
-        if (OMPI_QUEUE_DRIVE_ONCE != mode) {
+        if (OMPI_REQUEST_OWNER_TEST != mode) {
             /* freed requests: nobody else waits for their executions (an
              * index may be visited twice or skipped when the table changes
              * meanwhile; the next pass or call takes it) */
@@ -158,13 +179,23 @@ void ompi_queue_exec_drive_held_slow(size_t count, ompi_request_t **reqs,
                 driven = true;
             }
         }
-        if (!driven || !any_active || OMPI_QUEUE_DRIVE_ONCE == mode
-            || (OMPI_QUEUE_DRIVE_ANY == mode && any_done)
-            || (OMPI_QUEUE_DRIVE_ALL == mode && all_done)) {
-            return;
+        if (!driven || !any_active || OMPI_REQUEST_OWNER_TEST == mode
+            || (OMPI_REQUEST_OWNER_ANY == mode && any_done)
+            || (OMPI_REQUEST_OWNER_ALL == mode && all_done)) {
+            return -1;
         }
         /* completes what the advance started, and calls the done callback
          * of an execution that completed */
         opal_progress();
     }
+}
+
+void ompi_queue_exec_held_fini(void)
+{
+    OPAL_THREAD_LOCK(&exec_held_lock);
+    if (exec_held_registered) {
+        ompi_request_owner_unregister(&exec_held_owner);
+        exec_held_registered = false;
+    }
+    OPAL_THREAD_UNLOCK(&exec_held_lock);
 }

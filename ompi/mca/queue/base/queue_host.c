@@ -23,6 +23,7 @@
 #include "ompi/mca/queue/base/base.h"
 #include "ompi/mca/queue/base/queue_host.h"
 #include "ompi/request/request.h"
+#include "ompi/request/request_owner.h"
 
 /* Groups of up to two requests (a send and a receive) are held in the
  * entry: a whole entry is 32 bytes, two to a cache line, which matters when
@@ -66,6 +67,7 @@ typedef struct {
     void *ctx;                    /**< the component's */
     uint64_t starts_posted, starts_run;  /**< trigger values posted / seen and run */
     uint64_t waits_posted, waits_done;   /**< done values posted / written */
+    ompi_queue_claim_t *spare_claims;    /**< records of holds given back, for the next */
 } queue_host_t;
 
 /* queues with entries: progress returns at once when there are none */
@@ -99,12 +101,28 @@ static int queue_host_progress(void);
  * way, which is what makes it safe: the queue cannot be freed meanwhile. */
 static opal_thread_local ompi_queue_t *queue_host_driven = NULL;
 
+static int queue_owner_check(int count, ompi_request_t **requests,
+                             ompi_request_owner_mode_t mode);
+
+/* queues refuse the program's completion calls on the requests they hold */
+static const ompi_request_owner_t queue_owner = {
+    .completed = ompi_queue_owned_completed,
+    .refusal = "the request's enqueued start is pending: only its queue may wait for it",
+    .check = queue_owner_check,
+};
+
+static void queue_request_completed(ompi_queue_t *queue);
+
 int ompi_queue_host_init(void)
 {
+    int ret;
+
     if (queue_host_ready) {
         return OMPI_SUCCESS;
     }
-    mca_match_owner_completed = ompi_queue_host_request_completed;
+    if (OMPI_SUCCESS != (ret = ompi_request_owner_register(&queue_owner))) {
+        return ret;
+    }
     queue_host_ready = true;
     return OMPI_SUCCESS;
 }
@@ -121,14 +139,41 @@ void ompi_queue_host_fini(void)
     free(queue_host_live);
     queue_host_live = NULL;
     queue_host_live_size = 0;
-    mca_match_owner_completed = NULL;
+    ompi_request_owner_unregister(&queue_owner);
     queue_host_ready = false;
 }
 
 /*
- * Ownership of matched requests by a queue (partitioned requests carry no
- * such record: their misuse is not detected).
+ * Ownership of matched requests by a queue (request_owner.h): the request's
+ * completion callback is the queue's, its data the queue's record of the
+ * hold.  Partitioned requests carry no such record: their misuse is not
+ * detected.
  */
+
+static int queue_owner_check(int count, ompi_request_t **requests,
+                             ompi_request_owner_mode_t mode)
+{
+    (void) mode;
+    for (int i = 0; i < count; ++i) {
+        if (NULL != requests[i] && ompi_queue_owned_completed == requests[i]->req_complete_cb) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+int ompi_queue_owned_completed(ompi_request_t *req)
+{
+    /* read before the completion: from then on the queue may give the
+     * request back and reuse the record */
+    ompi_queue_t *queue = ((ompi_queue_claim_t *) req->req_complete_cb_data)->queue;
+
+    /* held until its enqueued wait completes */
+    req->req_complete_cb = ompi_queue_owned_completed;
+    ompi_request_owner_mark_complete(req);
+    queue_request_completed(queue);
+    return 1;
+}
 
 static inline mca_match_request_t *queue_matched(ompi_request_t *req)
 {
@@ -151,48 +196,98 @@ int ompi_queue_check_requests(ompi_queue_t *queue, int count, ompi_request_t **r
     return OMPI_SUCCESS;
 }
 
-static inline void queue_own(ompi_queue_t *queue, int count, ompi_request_t **requests,
-                             bool is_wait)
+/* lock held: the queue gives the request back (its counts are zero: a
+ * record is spare with zero counts) */
+static inline void queue_release_owner(queue_host_t *host, ompi_request_t *req,
+                                       ompi_queue_claim_t *claim)
+{
+    /* the data is read only while the callback is the queue's */
+    req->req_complete_cb = NULL;
+    claim->next = host->spare_claims;
+    host->spare_claims = claim;
+    (void) OPAL_THREAD_ADD_FETCH32(&ompi_request_owned, -1);
+}
+
+/* lock held: take back what queue_own did for requests whose enqueue failed */
+static void queue_unown(queue_host_t *host, int count, ompi_request_t **requests, bool is_wait)
 {
     for (int i = 0; i < count; ++i) {
-        mca_match_request_t *mr = queue_matched(requests[i]);
-        if (NULL != mr) {
-            if (NULL == mr->mr_queue) {
-                (void) OPAL_THREAD_ADD_FETCH32(&mca_match_requests_owned, 1);
-            }
-            mr->mr_queue = queue;
-            if (is_wait) {
-                mr->mr_queue_waits++;
-            } else {
-                mr->mr_queue_starts++;
-            }
+        ompi_queue_claim_t *claim = ompi_queue_claim(requests[i]);
+        if (NULL == claim) {
+            continue;
+        }
+        if (is_wait) {
+            claim->waits--;
+        } else if (0 == --claim->starts) {
+            claim->waits = 0;
+            queue_release_owner(host, requests[i], claim);
         }
     }
 }
 
-static inline void queue_release_owner(mca_match_request_t *mr)
+/* lock held: a record for a new hold (a spare one, or a new one) */
+static ompi_queue_claim_t *queue_claim_new(queue_host_t *host, ompi_queue_t *queue)
 {
-    if (NULL != mr->mr_queue) {
-        (void) OPAL_THREAD_ADD_FETCH32(&mca_match_requests_owned, -1);
-        mr->mr_queue = NULL;
+    ompi_queue_claim_t *claim = host->spare_claims;
+
+    if (OPAL_LIKELY(NULL != claim)) {
+        host->spare_claims = claim->next;
+    } else if (NULL == (claim = malloc(sizeof(*claim)))) {
+        return NULL;
+    } else {
+        claim->queue = queue;
+        claim->starts = claim->waits = 0;
     }
+    return claim;
 }
 
-static void queue_disown(ompi_request_t *req, bool all)
+/* lock held: requests checked by ompi_queue_check_one; a matched request
+ * not held yet becomes the queue's; false when out of memory (then none is
+ * held anew) */
+static inline bool queue_own(queue_host_t *host, ompi_queue_t *queue, int count,
+                             ompi_request_t **requests, bool is_wait)
 {
-    mca_match_request_t *mr = queue_matched(req);
-    if (NULL == mr) {
+    for (int i = 0; i < count; ++i) {
+        ompi_request_t *req = requests[i];
+        ompi_queue_claim_t *claim;
+
+        if (NULL == queue_matched(req)) {
+            continue;
+        }
+        if (NULL == (claim = ompi_queue_claim(req))) {
+            if (OPAL_UNLIKELY(NULL == (claim = queue_claim_new(host, queue)))) {
+                queue_unown(host, i, requests, is_wait);
+                return false;
+            }
+            req->req_complete_cb_data = claim;
+            req->req_complete_cb = ompi_queue_owned_completed;
+            (void) OPAL_THREAD_ADD_FETCH32(&ompi_request_owned, 1);
+        }
+        if (is_wait) {
+            claim->waits++;
+        } else {
+            claim->starts++;
+        }
+    }
+    return true;
+}
+
+static void queue_disown(queue_host_t *host, ompi_request_t *req, bool all)
+{
+    ompi_queue_claim_t *claim = ompi_queue_claim(req);
+
+    if (NULL == claim) {
         return;
     }
     if (all) {
-        mr->mr_queue_starts = mr->mr_queue_waits = 0;
+        claim->starts = claim->waits = 0;
     } else {
-        mr->mr_queue_starts--;
-        mr->mr_queue_waits--;
+        claim->starts--;
+        claim->waits--;
     }
-    if (0 >= mr->mr_queue_starts) {
-        mr->mr_queue_starts = mr->mr_queue_waits = 0;
-        queue_release_owner(mr);
+    if (0 >= claim->starts) {
+        claim->starts = claim->waits = 0;
+        queue_release_owner(host, req, claim);
     }
 }
 
@@ -205,7 +300,7 @@ static int queue_start_now(int count, ompi_request_t **requests, int *started)
 {
     for (int i = 0; i < count; ++i) {
         ompi_request_t *req = requests[i];
-        int ret = mca_match_request_is(req) ? mca_match_request_start_queued(1, &requests[i])
+        int ret = mca_match_request_is(req) ? mca_match_request_start_owned(1, &requests[i])
                                             : req->req_start(1, &requests[i]);
         if (OMPI_SUCCESS != ret) {
             *started = i;
@@ -238,7 +333,7 @@ static void queue_finish_wait(queue_host_t *host, int count, ompi_request_t **re
             host->error = req->req_status.MPI_ERROR;
         }
         req->req_state = OMPI_REQUEST_INACTIVE;
-        queue_disown(req, false);
+        queue_disown(host, req, false);
     }
 }
 
@@ -384,7 +479,10 @@ static inline bool queue_start_follows(queue_host_t *host)
            && QUEUE_ENTRY_START == host->ring[(host->head + 1) & (host->cap - 1)].kind;
 }
 
-void ompi_queue_host_request_completed(ompi_queue_t *queue)
+/* a request the queue holds completed, in the thread that completed it:
+ * advance the queue at once when this thread is fencing or polling it and a
+ * start waits behind the head; otherwise the queue's progress callback will */
+static void queue_request_completed(ompi_queue_t *queue)
 {
     queue_host_t *host;
 
@@ -460,6 +558,7 @@ int ompi_queue_host_create_triggered(ompi_queue_t *queue, const ompi_queue_trigg
     host->waits_posted = host->waits_done = 0;
     host->ring = NULL;
     host->cap = host->head = host->tail = 0;
+    host->spare_claims = NULL;
     OBJ_CONSTRUCT(&host->lock, opal_mutex_t);
     host->error = MPI_SUCCESS;
     host->stuck = false;
@@ -509,9 +608,14 @@ void ompi_queue_host_destroy(ompi_queue_t *queue)
     while (!queue_fifo_empty(host)) {
         entry = queue_fifo_head(host);
         for (uint32_t i = 0; i < entry->count; ++i) {
-            queue_disown(queue_entry_reqs(entry)[i], true);
+            queue_disown(host, queue_entry_reqs(entry)[i], true);
         }
         queue_fifo_pop(host);
+    }
+    while (NULL != host->spare_claims) {
+        ompi_queue_claim_t *claim = host->spare_claims;
+        host->spare_claims = claim->next;
+        free(claim);
     }
     free(host->ring);
     OBJ_DESTRUCT(&host->lock);
@@ -519,20 +623,6 @@ void ompi_queue_host_destroy(ompi_queue_t *queue)
     queue->q_module_data = NULL;
 }
 
-static void queue_unown(int count, ompi_request_t **requests, bool is_wait)
-{
-    for (int i = 0; i < count; ++i) {
-        mca_match_request_t *mr = queue_matched(requests[i]);
-        if (NULL == mr) {
-            continue;
-        }
-        if (is_wait) {
-            mr->mr_queue_waits--;
-        } else if (0 == --mr->mr_queue_starts) {
-            queue_release_owner(mr);
-        }
-    }
-}
 
 /* lock held, requests owned: a triggered queue always takes an entry, and
  * posts the matching write (start) or wait (wait) into the context */
@@ -544,7 +634,7 @@ static int queue_enqueue_triggered(queue_host_t *host, ompi_queue_t *queue,
     int ret;
 
     if (NULL == queue_fifo_push(host, kind, count, requests, statuses)) {
-        queue_unown(count, requests, is_wait);
+        queue_unown(host, count, requests, is_wait);
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     if (is_wait) {
@@ -558,7 +648,7 @@ static int queue_enqueue_triggered(queue_host_t *host, ompi_queue_t *queue,
         if (count > QUEUE_ENTRY_INLINE) {
             free(host->ring[host->tail & (host->cap - 1)].r.heap);
         }
-        queue_unown(count, requests, is_wait);
+        queue_unown(host, count, requests, is_wait);
         return ret;
     }
     if (is_wait) {
@@ -581,7 +671,10 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
     int ret = OMPI_SUCCESS;
 
     OPAL_THREAD_LOCK(&host->lock);
-    queue_own(queue, count, requests, false);
+    if (OPAL_UNLIKELY(!queue_own(host, queue, count, requests, false))) {
+        OPAL_THREAD_UNLOCK(&host->lock);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
     if (NULL != host->ops) {
         ret = queue_enqueue_triggered(host, queue, QUEUE_ENTRY_START, count, requests, NULL);
     } else if (queue_fifo_empty(host) && MPI_SUCCESS == host->error) {
@@ -593,12 +686,12 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
              * cannot post: what did not start is the program's again (it
              * can be freed or enqueued anew); what did start stays enqueued
              * and is waited as usual */
-            queue_unown(count - started, requests + started, false);
+            queue_unown(host, count - started, requests + started, false);
         }
     } else {
         entry = queue_fifo_push(host, QUEUE_ENTRY_START, count, requests, NULL);
         if (NULL == entry) {
-            queue_unown(count, requests, false);
+            queue_unown(host, count, requests, false);
             ret = OMPI_ERR_OUT_OF_RESOURCE;
         } else {
             /* the head may have become runnable since progress last ran:
@@ -620,7 +713,10 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
     bool was_empty, poll = false;
 
     OPAL_THREAD_LOCK(&host->lock);
-    queue_own(queue, count, requests, true);
+    if (OPAL_UNLIKELY(!queue_own(host, queue, count, requests, true))) {
+        OPAL_THREAD_UNLOCK(&host->lock);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
     was_empty = queue_fifo_empty(host);
     if (NULL != host->ops) {
         ret = queue_enqueue_triggered(host, queue, QUEUE_ENTRY_WAIT, count, requests, statuses);
@@ -629,7 +725,7 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
     } else {
         entry = queue_fifo_push(host, QUEUE_ENTRY_WAIT, count, requests, statuses);
         if (NULL == entry) {
-            queue_unown(count, requests, true);
+            queue_unown(host, count, requests, true);
             ret = OMPI_ERR_OUT_OF_RESOURCE;
         } else {
             queue_mark_busy(host, true);
@@ -678,7 +774,7 @@ int ompi_queue_host_fence(ompi_queue_t *queue)
         while (!queue_fifo_empty(host)) {
             entry = queue_fifo_head(host);
             for (uint32_t i = 0; i < entry->count; ++i) {
-                queue_disown(queue_entry_reqs(entry)[i], true);
+                queue_disown(host, queue_entry_reqs(entry)[i], true);
             }
             queue_fifo_pop(host);
         }

@@ -95,15 +95,31 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
                                  ompi_status_public_t *statuses);
 int ompi_queue_host_fence(ompi_queue_t *queue);
 
-/**
- * A request the queue owns has completed (called by the matched request's
- * completion callback, in the thread that completed it).  Advances the
- * queue at once when this thread is fencing or polling it and a start waits
- * behind the head; otherwise the queue's progress callback will.
- */
-OMPI_DECLSPEC void ompi_queue_host_request_completed(ompi_queue_t *queue);
-
 bool ompi_queue_host_busy(ompi_queue_t *queue);
+
+/**
+ * A queue's hold of a matched request, from its enqueued start until the
+ * completion of its enqueued wait (request_owner.h): the request's
+ * req_complete_cb is ompi_queue_owned_completed and its
+ * req_complete_cb_data this record.  Kept by the queue's host engine.
+ */
+typedef struct ompi_queue_claim_t {
+    ompi_queue_t *queue;
+    int32_t starts;                   /**< enqueued starts whose wait has not completed */
+    int32_t waits;                    /**< enqueued waits not completed */
+    struct ompi_queue_claim_t *next;  /**< in the host engine's spare records */
+} ompi_queue_claim_t;
+
+/** The completion callback of the requests a queue holds (request_owner.h). */
+OMPI_DECLSPEC int ompi_queue_owned_completed(ompi_request_t *req);
+
+/** The queue's hold of req, NULL when no queue holds it. */
+static inline ompi_queue_claim_t *ompi_queue_claim(const ompi_request_t *req)
+{
+    return (ompi_queue_owned_completed == req->req_complete_cb)
+               ? (ompi_queue_claim_t *) req->req_complete_cb_data
+               : NULL;
+}
 
 /** The matched request behind a handle, NULL for any other request. */
 static inline mca_match_request_t *ompi_queue_matched(ompi_request_t *req)
@@ -124,6 +140,7 @@ static inline int ompi_queue_check_one(ompi_queue_t *queue, ompi_request_t *req,
                                        const char **reason)
 {
     mca_match_request_t *mr;
+    ompi_queue_claim_t *claim;
 
     if (OPAL_UNLIKELY(NULL == req || MPI_REQUEST_NULL == req
                       || OMPI_REQUEST_INVALID == req->req_state)) {
@@ -144,19 +161,20 @@ static inline int ompi_queue_check_one(ompi_queue_t *queue, ompi_request_t *req,
         *reason = "the request's match has not completed";
         return OMPI_ERR_REQUEST;
     }
+    claim = ompi_queue_claim(req);
     if (is_wait) {
-        if (OPAL_UNLIKELY(mr->mr_queue != queue || mr->mr_queue_waits >= mr->mr_queue_starts)) {
+        if (OPAL_UNLIKELY(NULL == claim || claim->queue != queue
+                          || claim->waits >= claim->starts)) {
             *reason = "the request's start was not enqueued on this queue, or its wait "
                       "is already enqueued";
             return OMPI_ERR_REQUEST;
         }
-    } else if (NULL == mr->mr_queue) {
+    } else if (NULL == claim) {
         if (OPAL_UNLIKELY(OMPI_REQUEST_INACTIVE != req->req_state)) {
             *reason = "the request is active";
             return OMPI_ERR_REQUEST;
         }
-    } else if (OPAL_UNLIKELY(mr->mr_queue != queue
-                             || mr->mr_queue_waits != mr->mr_queue_starts)) {
+    } else if (OPAL_UNLIKELY(claim->queue != queue || claim->waits != claim->starts)) {
         *reason = "the request's enqueued start is pending: enqueue its wait first, on the "
                   "same queue";
         return OMPI_ERR_REQUEST;

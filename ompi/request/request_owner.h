@@ -1,0 +1,136 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * Owners of requests.  A framework may hold a request between two of its
+ * own calls, and then the program's completion calls on it must ask that
+ * framework first:
+ *  - a queue holds a matched request from MPI_Enqueue_start until the
+ *    enqueued wait completes; MPI_Wait, MPI_Test and their array forms are
+ *    refused meanwhile (the chapter makes them erroneous), and so are
+ *    MPI_Start, MPI_Request_free and MPI_Cancel (ompi_request_owner_holds);
+ *  - an MPIX execution in a library that is not thread safe holds its
+ *    blocking-only operations for the calls that wait for its request: the
+ *    wait and test calls drive it in the program's thread (graphs spec 4.2).
+ *
+ * An owner registers a description of itself once (ompi_request_owner_t)
+ * and counts what it holds in ompi_request_owned.  A request held through
+ * its completion callback carries the owner's callback in req_complete_cb
+ * (upstream's completion hook) and the owner's record in
+ * req_complete_cb_data, from the moment it is held until it is given back:
+ * the callback re-arms itself at each completion.  The completion calls
+ * test one counter when nothing is held (ompi_request_owner_check); they are
+ * called from a single hunk per binding (ompi/mpi/c/wait*.c, test*.c).
+ */
+
+#ifndef OMPI_REQUEST_REQUEST_OWNER_H
+#define OMPI_REQUEST_REQUEST_OWNER_H
+
+#include "ompi_config.h"
+
+#include "opal/sys/atomic.h"
+#include "ompi/request/request.h"
+
+BEGIN_C_DECLS
+
+/** How long a completion call waits: the rule an owner that drives follows. */
+typedef enum {
+    OMPI_REQUEST_OWNER_TEST = 0,  /**< MPI_Test and its array forms: one pass */
+    OMPI_REQUEST_OWNER_ANY = 1,   /**< MPI_Waitany, MPI_Waitsome: until one request completes */
+    OMPI_REQUEST_OWNER_ALL = 2,   /**< MPI_Wait, MPI_Waitall: until every one completes */
+} ompi_request_owner_mode_t;
+
+typedef struct ompi_request_owner_t {
+    /**
+     * The completion callback set on the requests the owner holds
+     * (req_complete_cb), or NULL for an owner that holds none that way.
+     * Called as upstream calls it (ompi_request_complete), in the thread
+     * that completes the request; it re-arms itself, completes the request
+     * with ompi_request_owner_mark_complete() and returns 1.
+     */
+    ompi_request_complete_fn_t completed;
+    /**
+     * What a completion call says when it refuses a request the owner
+     * holds (after the function's name), or NULL for an owner that never
+     * refuses.
+     */
+    const char *refusal;
+    /**
+     * A completion call on count requests (MPI_REQUEST_NULL and others
+     * among them), in the program's thread, no lock held, while something
+     * is held in the process.  An owner that refuses returns the index of
+     * the first request it holds; one that drives runs the work it holds
+     * for these requests, as mode says, and returns -1.
+     *
+     * @return the index of a request the call must refuse, or -1
+     */
+    int (*check)(int count, ompi_request_t **requests, ompi_request_owner_mode_t mode);
+} ompi_request_owner_t;
+
+/** What owners hold in the whole process (each adds and subtracts its own):
+ * the completion calls ask the owners only when it is not zero. */
+OMPI_DECLSPEC extern opal_atomic_int32_t ompi_request_owned;
+
+/**
+ * Make an owner known (once; the description stays valid until
+ * ompi_request_owner_unregister).  Owners that refuse are asked before
+ * owners that drive.  Not from a progress callback.
+ *
+ * @return OMPI_SUCCESS, or OMPI_ERR_OUT_OF_RESOURCE (too many owners)
+ */
+OMPI_DECLSPEC int ompi_request_owner_register(const ompi_request_owner_t *owner);
+OMPI_DECLSPEC void ompi_request_owner_unregister(const ompi_request_owner_t *owner);
+
+OMPI_DECLSPEC int ompi_request_owner_check_slow(int count, ompi_request_t **requests,
+                                                ompi_request_owner_mode_t mode,
+                                                const char *func);
+OMPI_DECLSPEC bool ompi_request_owner_holds_slow(const ompi_request_t *request);
+
+/**
+ * Ask the owners before a completion call on count requests (the program's
+ * thread, no lock).
+ *
+ * @param func  the MPI function's name, for the refusal's message
+ * @return MPI_SUCCESS, or the error the call returns: MPI_ERR_REQUEST,
+ *         raised on the refused request's communicator
+ */
+static inline int ompi_request_owner_check(int count, ompi_request_t **requests,
+                                           ompi_request_owner_mode_t mode, const char *func)
+{
+    if (OPAL_LIKELY(0 == ompi_request_owned) || NULL == requests) {
+        return MPI_SUCCESS;
+    }
+    return ompi_request_owner_check_slow(count, requests, mode, func);
+}
+
+/** An owner holds the request through its completion callback: starting,
+ * freeing or cancelling it is refused (one load for a request nobody
+ * watches). */
+static inline bool ompi_request_owner_holds(const ompi_request_t *request)
+{
+    return NULL != request->req_complete_cb && ompi_request_owner_holds_slow(request);
+}
+
+/** In an owner's completion callback: complete the request as
+ * ompi_request_complete does after a callback that returned 0. */
+static inline void ompi_request_owner_mark_complete(ompi_request_t *request)
+{
+    ompi_wait_sync_t *sync = (ompi_wait_sync_t *) OPAL_ATOMIC_SWAP_PTR(&request->req_complete,
+                                                                       REQUEST_COMPLETED);
+    if (REQUEST_PENDING != sync) {
+        wait_sync_update(sync, 1, request->req_status.MPI_ERROR);
+    }
+}
+
+END_C_DECLS
+
+#endif /* OMPI_REQUEST_REQUEST_OWNER_H */
