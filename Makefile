@@ -15,6 +15,8 @@
 #                 cases that pass on stock Open MPI 5.0.7 (tests/mpich/)
 #   make dist     the release tarball dist/openmpi-5.0.7-queue-X.Y.Z.tar.bz2
 #                 and its .sha256 (X.Y.Z: config/ompi_queue_version.m4)
+#   make check-dist  make dist, then build that tarball as a site would and
+#                 run from it (tests/dist/; 15-25 min, before each release)
 #   make clean    remove the build tree, the install and test binaries
 #   make distclean  also the cached upstream tarball and dist/
 
@@ -22,7 +24,7 @@ PREFIX ?= $(CURDIR)/install
 export PREFIX
 NP ?= 4
 
-.PHONY: all build demo demo-graphs check test check-mpich dist clean distclean
+.PHONY: all build demo demo-graphs check test check-mpich dist check-dist clean distclean
 
 all: build
 
@@ -43,6 +45,9 @@ check-mpich:
 
 dist:
 	bash contrib/queue/dist.sh
+
+check-dist: dist
+	bash tests/dist/check-dist.sh
 
 clean:
 	rm -rf build install tests/bin examples/bin bench/bin
