@@ -42,6 +42,7 @@ stage=$OMPI_QUEUE_BUILD/dist
 cd "$OMPI_QUEUE_ROOT"
 
 grep -q "^$version (" NEWS || die "NEWS has no entry \"$version (DATE)\" for this version"
+# shellcheck disable=SC2086
 if [ -n "$(git status --porcelain -- $OMPI_QUEUE_OVERLAY_DIRS patches 2>/dev/null)" ]; then
     log "warning: uncommitted changes under $OMPI_QUEUE_OVERLAY_DIRS patches/ go into the tarball"
 fi
