@@ -13,14 +13,18 @@
 #   make check    build if needed, then run every test ("N passed, N failed")
 #   make check-mpich  MPICH's test subset on the installed fork; fails only on
 #                 cases that pass on stock Open MPI 5.0.7 (tests/mpich/)
+#   make dist     the release tarball dist/openmpi-5.0.7-queue-X.Y.Z.tar.bz2
+#                 and its .sha256 (X.Y.Z: config/ompi_queue_version.m4)
+#   make check-dist  make dist, then build that tarball as a site would and
+#                 run from it (tests/dist/; 15-25 min, before each release)
 #   make clean    remove the build tree, the install and test binaries
-#   make distclean  also the cached upstream tarball
+#   make distclean  also the cached upstream tarball and dist/
 
 PREFIX ?= $(CURDIR)/install
 export PREFIX
 NP ?= 4
 
-.PHONY: all build demo demo-graphs check test check-mpich clean distclean
+.PHONY: all build demo demo-graphs check test check-mpich dist check-dist clean distclean
 
 all: build
 
@@ -39,8 +43,14 @@ check test:
 check-mpich:
 	bash tests/mpich/check-mpich.sh
 
+dist:
+	bash contrib/queue/dist.sh
+
+check-dist: dist
+	bash tests/dist/check-dist.sh
+
 clean:
 	rm -rf build install tests/bin examples/bin bench/bin
 
 distclean: clean
-	rm -rf .cache
+	rm -rf .cache dist

@@ -7,7 +7,8 @@
 #
 # $HEADER$
 #
-# The installed mpi.h declares the queue API built so far, for C and C++,
+# The installed mpi.h declares the queue API built so far and the version
+# macros (OMPI_QUEUE_VERSION_MAJOR, ...), for C and C++,
 # and libmpi exports both the MPI_ and the PMPI_ symbols.
 
 set -uo pipefail
@@ -20,6 +21,10 @@ cat > "$tmp/decl.c" <<'EOC'
 #include <mpi.h>
 #if !OMPI_HAVE_MPI_QUEUE
 #error "mpi.h does not announce OMPI_HAVE_MPI_QUEUE"
+#endif
+#if !defined(OMPI_QUEUE_VERSION_MAJOR) || !defined(OMPI_QUEUE_VERSION_MINOR) \
+    || !defined(OMPI_QUEUE_VERSION_RELEASE) || !defined(OMPI_QUEUE_VERSION)
+#error "mpi.h does not define the OMPI_QUEUE_VERSION macros"
 #endif
 int use(void);
 int use(void)

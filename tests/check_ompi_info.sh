@@ -8,7 +8,7 @@
 # $HEADER$
 #
 # ompi_info shows the match and queue frameworks, their components and
-# their parameters.
+# their parameters, and the fork's version (its own line, the ident string).
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
@@ -38,7 +38,12 @@ for p in match_base_verbose match_base_fallback match_pml_priority match_sm_prio
 done
 
 "$info" | grep -Eq "MCA queue: default" || fail "plain ompi_info does not show 'MCA queue: default'"
+version=$(ompi_queue_version)
+"$info" | grep -Eq "^ *Queued communication: $version \(draft chapter 'Queued Communication'\)$" \
+    || fail "ompi_info does not show 'Queued communication: $version (draft chapter ...)'"
+"$info" | grep -Eq "^ *Ident string: $OMPI_VERSION-queue-$version$" \
+    || fail "ompi_info's ident string is not $OMPI_VERSION-queue-$version"
 "$info" | grep -E "MPI extensions:" | grep -q "graphs" || fail "ompi_info does not list the graphs MPI extension"
 
-[ "$status" = 0 ] && echo "ompi_info lists the match and queue frameworks"
+[ "$status" = 0 ] && echo "ompi_info lists the match and queue frameworks and version $version"
 exit $status

@@ -22,6 +22,15 @@ PREFIX=${PREFIX:-$OMPI_QUEUE_ROOT/install}
 # Our files that go into the Open MPI tree, at the same paths.
 OMPI_QUEUE_OVERLAY_DIRS="config ompi opal"
 
+# The fork's own version (X.Y.Z), from the one file that keeps it.
+ompi_queue_version() {
+    local v
+    v=$(sed -n 's/^ *ompi_queue_version=\([0-9][0-9.]*\)$/\1/p' \
+        "$OMPI_QUEUE_ROOT/config/ompi_queue_version.m4")
+    [[ "$v" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "no X.Y.Z version in config/ompi_queue_version.m4" >&2; return 1; }
+    echo "$v"
+}
+
 log() { printf '[ompi-queue] %s\n' "$*" >&2; }
 die() { printf '[ompi-queue] error: %s\n' "$*" >&2; exit 1; }
 

@@ -27,7 +27,10 @@
 extern "C" {
 #endif
 
-/** Tells programs that this MPI implements the queue chapter. */
+/** Tells programs that this MPI implements the queue chapter.  mpi.h
+ * also names the version of Open MPI with Queued Communication:
+ * OMPI_QUEUE_VERSION_MAJOR, _MINOR, _RELEASE and the string
+ * OMPI_QUEUE_VERSION (from configure). */
 #define OMPI_HAVE_MPI_QUEUE 1
 
 /*

@@ -1,0 +1,84 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# Makes the release tarball dist/openmpi-5.0.7-queue-X.Y.Z.tar.bz2 and its
+# .sha256 (X.Y.Z: config/ompi_queue_version.m4): the pristine release with
+# patches/ applied, our files laid over it and autogen.pl already run, so
+# that a site builds it as it builds a stock release:
+#   ./configure --with-queue [site options] && make install
+# (without --with-queue it builds stock behaviour).
+#
+# Why the autogen'ed tree is packed with tar, not by Open MPI's own "make
+# dist" (automake): that needs a configured tree, packs only the files
+# that the Makefile.am's and configure name (a file of ours missing from a
+# list would be left out without a word), and its hooks rewrite VERSION's
+# repo_rev and regenerate AUTHORS from git.  Packing the tree as autogen.pl
+# left it keeps every file of the release (its prebuilt documentation and
+# man pages included) and adds exactly ours.
+#
+# Every file gets the same modification time (HEAD's commit time): make
+# then never finds a configure.ac, Makefile.am or .m4 newer than what
+# autogen.pl made from it, so a site's build never re-runs the autotools.
+# That time is also autogen.pl's SOURCE_DATE_EPOCH (the date it writes in
+# autogen_found_items.m4), and files are stored sorted by name with owner
+# root, so that the same commit packed by the same user gives the same
+# tarball.
+#
+# Environment: OMPI_TARBALL, OMPI_QUEUE_SKIP_DEPS (as build.sh).
+
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+version=$(ompi_queue_version)
+name=openmpi-$OMPI_VERSION-queue-$version
+distdir=$OMPI_QUEUE_ROOT/dist
+stage=$OMPI_QUEUE_BUILD/dist
+cd "$OMPI_QUEUE_ROOT"
+
+grep -q "^$version (" NEWS || die "NEWS has no entry \"$version (DATE)\" for this version"
+# shellcheck disable=SC2086
+if [ -n "$(git status --porcelain -- $OMPI_QUEUE_OVERLAY_DIRS patches 2>/dev/null)" ]; then
+    log "warning: uncommitted changes under $OMPI_QUEUE_OVERLAY_DIRS patches/ go into the tarball"
+fi
+
+bash contrib/queue/install-deps.sh
+tarball=$(bash contrib/queue/fetch-upstream.sh)
+
+log "making $name from $(basename "$tarball"), patches/ and our files"
+rm -rf "$stage"
+mkdir -p "$stage" "$distdir"
+tar -C "$stage" -xf "$tarball"
+mv "$stage/openmpi-$OMPI_VERSION" "$stage/$name"
+src=$stage/$name
+for p in patches/*.patch; do
+    patch -d "$src" -p1 -s --no-backup-if-mismatch < "$p" || die "patch $p does not apply"
+done
+for d in $OMPI_QUEUE_OVERLAY_DIRS; do
+    [ -d "$d" ] || continue
+    find "$d" -type f | while read -r f; do
+        mkdir -p "$src/$(dirname "$f")"
+        cp "$f" "$src/$f"
+    done
+done
+
+mtime=$(git log -1 --format=%ct 2>/dev/null || date +%s)
+log "autogen.pl --force (log: $stage/autogen.log)"
+(cd "$src" && SOURCE_DATE_EPOCH=$mtime ./autogen.pl --force > "$stage/autogen.log" 2>&1) \
+    || { tail -30 "$stage/autogen.log"; die "autogen failed (log: $stage/autogen.log)"; }
+# what the autotools leave besides their output: caches and backups
+find "$src" -name autom4te.cache -type d -prune -exec rm -rf {} +
+find "$src" -name '*~' -type f -delete
+
+log "packing dist/$name.tar.bz2"
+tar -C "$stage" --sort=name --mtime="@$mtime" --owner=0 --group=0 --numeric-owner \
+    -cjf "$distdir/$name.tar.bz2.tmp" "$name"
+mv "$distdir/$name.tar.bz2.tmp" "$distdir/$name.tar.bz2"
+(cd "$distdir" && sha256sum "$name.tar.bz2" > "$name.tar.bz2.sha256")
+rm -rf "$stage"
+log "dist/$name.tar.bz2: $(du -h "$distdir/$name.tar.bz2" | cut -f1), sha256 $(cut -d' ' -f1 "$distdir/$name.tar.bz2.sha256")"
