@@ -221,16 +221,22 @@ static inline void graphs_set_io(ompi_mpix_token_t *t, MPI_File fh, MPI_Offset o
     t->a.io.status = status;
 }
 
+/** Report an error of a call on an object of the extension: the handler of
+ * its session (record s), or as the queue functions do (World model, s
+ * NULL). */
+static inline int graphs_object_error(const graphs_session_t *s, int err, const char *msg)
+{
+    if (NULL != s) {
+        return OMPI_ERRHANDLER_INVOKE(s->instance, err, msg);
+    }
+    return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
+}
+
 /** Report an error of a call on a valid stream: its session's error handler
  * (Sessions model), or as the queue functions do (World model). */
 static inline int graphs_stream_error(ompi_mpix_stream_t *stream, int err, const char *msg)
 {
-    ompi_instance_t *session = graphs_session_instance(stream->session);
-
-    if (NULL != session) {
-        return OMPI_ERRHANDLER_INVOKE(session, err, msg);
-    }
-    return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
+    return graphs_object_error(stream->session, err, msg);
 }
 
 static inline int graphs_session_error(ompi_instance_t *session, int err, const char *msg)
@@ -387,7 +393,7 @@ static inline void graphs_vb_commit(ompi_mpix_token_t *t, const graphs_vb_t *vb)
 /** The session a graph handle belongs to: a graph's, or a running
  * activation's (a callback's graph) through its snapshot; NULL for the
  * World model and for a handle that is not a live graph. */
-static inline ompi_instance_t *graphs_graph_session(const void *graph)
+static inline const graphs_session_t *graphs_graph_session(const void *graph)
 {
     const ompi_mpix_graph_t *g = (const ompi_mpix_graph_t *) graph;
 
@@ -395,10 +401,10 @@ static inline ompi_instance_t *graphs_graph_session(const void *graph)
         return NULL;
     }
     if (GRAPHS_GRAPH_MAGIC == g->magic) {
-        return graphs_session_instance(g->session);
+        return g->session;
     }
     if (GRAPHS_INST_MAGIC == ((const graphs_inst_t *) graph)->magic) {
-        return graphs_session_instance(((const graphs_inst_t *) graph)->def->session);
+        return ((const graphs_inst_t *) graph)->def->session;
     }
     return NULL;
 }
@@ -408,22 +414,15 @@ static inline ompi_instance_t *graphs_graph_session(const void *graph)
  * that is not a live graph). */
 static inline int graphs_graph_error(const void *graph, int err, const char *msg)
 {
-    ompi_instance_t *session = graphs_graph_session(graph);
-
-    if (NULL != session) {
-        return OMPI_ERRHANDLER_INVOKE(session, err, msg);
-    }
-    return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
+    return graphs_object_error(graphs_graph_session(graph), err, msg);
 }
 
 /** Report an error of a call on a token: a graph token of a session goes
  * to that session's handler; every other token as the queue functions do. */
 static inline int graphs_token_report(const ompi_mpix_token_t *token, int err, const char *msg)
 {
-    if (GRAPHS_OP_GRAPH == token->kind && NULL != token->a.gdef->session) {
-        return OMPI_ERRHANDLER_INVOKE(token->a.gdef->session->instance, err, msg);
-    }
-    return OMPI_ERRHANDLER_NOHANDLE_INVOKE(err, msg);
+    return graphs_object_error(GRAPHS_OP_GRAPH == token->kind ? token->a.gdef->session : NULL,
+                               err, msg);
 }
 
 /** A failed execution (MPIX_Execute): the handler of the operation's
