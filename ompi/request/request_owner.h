@@ -26,8 +26,12 @@
  * and counts what it holds in ompi_request_owned.  A request held through
  * its completion callback carries the owner's callback in req_complete_cb
  * (upstream's completion hook) and the owner's record in
- * req_complete_cb_data, from the moment it is held until it is given back:
- * the callback re-arms itself at each completion.  The completion calls
+ * req_complete_cb_data, from the moment it is held until it is given back,
+ * through every completion: the code that completes such a request calls
+ * ompi_request_owner_complete, which leaves the callback in place (the
+ * owning thread reads the record while completions run in other threads;
+ * upstream's ompi_request_complete clears the callback for the time of the
+ * call, which would make the request look unowned).  The completion calls
  * test one counter when nothing is held (ompi_request_owner_check); they are
  * called from a single hunk per binding (ompi/mpi/c/wait*.c, test*.c).
  */
@@ -53,8 +57,8 @@ typedef struct ompi_request_owner_t {
     /**
      * The completion callback set on the requests the owner holds
      * (req_complete_cb), or NULL for an owner that holds none that way.
-     * Called as upstream calls it (ompi_request_complete), in the thread
-     * that completes the request; it re-arms itself, completes the request
+     * Called by ompi_request_owner_complete, in the thread that completes
+     * the request, with the callback still set; it completes the request
      * with ompi_request_owner_mark_complete() and returns 1.
      */
     ompi_request_complete_fn_t completed;
@@ -129,6 +133,24 @@ static inline void ompi_request_owner_mark_complete(ompi_request_t *request)
     if (REQUEST_PENDING != sync) {
         wait_sync_update(sync, 1, request->req_status.MPI_ERROR);
     }
+}
+
+/**
+ * Complete a request that an owner may hold, as ompi_request_complete(request,
+ * true) does, except that an owner's callback is called without being cleared
+ * first, so that the owner's record stays readable by the owning thread while
+ * the completion runs in another.  A callback of anyone else's is treated as
+ * upstream treats it.  Any thread.
+ */
+static inline void ompi_request_owner_complete(ompi_request_t *request)
+{
+    ompi_request_complete_fn_t cb = request->req_complete_cb;
+
+    if (NULL != cb && ompi_request_owner_holds_slow(request)) {
+        (void) cb(request);
+        return;
+    }
+    ompi_request_complete(request, true);
 }
 
 END_C_DECLS

@@ -74,9 +74,14 @@ static void match_request_release(mca_match_request_t *req)
 }
 
 /* Completion of the pml channel's operation: report it on the matched
- * request, with the program's view of source and tag.  Returns 1: nobody
- * waits on the channel operation, so it is not marked complete (one atomic
- * less per operation); neither its next start nor its release needs it. */
+ * request, with the program's view of source and tag.  The channel
+ * operation is marked complete first, before the matched request lets its
+ * next start run: a PML may complete a request twice and tell the second
+ * time by that mark (ob1 completes an eager send for MPI when its data is
+ * copied, and again, unless it is marked complete, when the transport is
+ * done with it), and a mark set after the next start would hide that
+ * start's own completion.  Nobody waits on the channel operation, so the
+ * mark needs no signal, and the callback returns 1. */
 static int match_inner_complete(ompi_request_t *inner)
 {
     mca_match_request_t *req = (mca_match_request_t *) inner->req_complete_cb_data;
@@ -89,6 +94,8 @@ static int match_inner_complete(ompi_request_t *inner)
     status->_cancelled = inner->req_status._cancelled;
     status->_ucount = inner->req_status._ucount;
     inner->req_state = OMPI_REQUEST_INACTIVE;
+    inner->req_complete = REQUEST_COMPLETED;
+    opal_atomic_wmb();
     /* the same completion as a channel's that runs on the matched request */
     mca_match_request_channel_done(req);
     return 1;

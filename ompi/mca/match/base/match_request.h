@@ -170,7 +170,8 @@ static inline void mca_match_request_channel_done(mca_match_request_t *req)
         mca_match_base_release_later(&req->super);
         return;
     }
-    ompi_request_complete(&req->super, true);
+    /* a queue may hold it: its record stays in place meanwhile */
+    ompi_request_owner_complete(&req->super);
 }
 
 /** A channel's MPI_Cancel that took back a receive not yet filled: the

@@ -168,8 +168,8 @@ int ompi_queue_owned_completed(ompi_request_t *req)
      * request back and reuse the record */
     ompi_queue_t *queue = ((ompi_queue_claim_t *) req->req_complete_cb_data)->queue;
 
-    /* held until its enqueued wait completes */
-    req->req_complete_cb = ompi_queue_owned_completed;
+    /* held until its enqueued wait completes: the callback stays set
+     * (ompi_request_owner_complete) */
     ompi_request_owner_mark_complete(req);
     queue_request_completed(queue);
     return 1;
@@ -180,14 +180,37 @@ static inline mca_match_request_t *queue_matched(ompi_request_t *req)
     return ompi_queue_matched(req);
 }
 
+int ompi_queue_check_one_mt(ompi_queue_t *queue, ompi_request_t *req, bool is_wait,
+                            const char **reason)
+{
+    queue_host_t *host = (queue_host_t *) queue->q_module_data;
+    int ret;
+
+    OPAL_THREAD_LOCK(&host->lock);
+    ret = ompi_queue_check_one_held(queue, req, is_wait, reason);
+    OPAL_THREAD_UNLOCK(&host->lock);
+    return ret;
+}
+
 int ompi_queue_check_requests(ompi_queue_t *queue, int count, ompi_request_t **requests,
                               bool is_wait, int *bad, const char **reason)
 {
+    queue_host_t *host = (queue_host_t *) queue->q_module_data;
+    int ret = OMPI_SUCCESS;
+
+    /* the counts of a hold change under the lock when another thread's
+     * progress retires an earlier wait: read them as one */
+    OPAL_THREAD_LOCK(&host->lock);
     for (int i = 0; i < count; ++i) {
         *bad = i;
-        if (OMPI_SUCCESS != ompi_queue_check_one(queue, requests[i], is_wait, reason)) {
-            return OMPI_ERR_REQUEST;
+        if (OMPI_SUCCESS != ompi_queue_check_one_held(queue, requests[i], is_wait, reason)) {
+            ret = OMPI_ERR_REQUEST;
+            break;
         }
+    }
+    OPAL_THREAD_UNLOCK(&host->lock);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
     }
     if (0 <= (*bad = mca_match_base_find_duplicate(count, requests))) {
         *reason = "the same request appears twice";

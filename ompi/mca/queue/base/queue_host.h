@@ -30,6 +30,7 @@
 
 #include "ompi_config.h"
 
+#include "opal/mca/threads/thread_usage.h"
 #include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/queue/base/queue_object.h"
 #include "ompi/request/request.h"
@@ -127,17 +128,9 @@ static inline mca_match_request_t *ompi_queue_matched(ompi_request_t *req)
     return mca_match_request_is(req) ? (mca_match_request_t *) req : NULL;
 }
 
-/**
- * Check that one request may be started (is_wait false) or waited (is_wait
- * true) on this queue.  Inline: it is on the path of every enqueue call.
- * Partitioned requests carry no ownership record: their misuse is not
- * detected.
- *
- * @param[out] reason  why not
- * @retval OMPI_SUCCESS or OMPI_ERR_REQUEST
- */
-static inline int ompi_queue_check_one(ompi_queue_t *queue, ompi_request_t *req, bool is_wait,
-                                       const char **reason)
+/* ompi_queue_check_one with the queue's lock held (queue_host.c) */
+static inline int ompi_queue_check_one_held(ompi_queue_t *queue, ompi_request_t *req,
+                                            bool is_wait, const char **reason)
 {
     mca_match_request_t *mr;
     ompi_queue_claim_t *claim;
@@ -180,6 +173,30 @@ static inline int ompi_queue_check_one(ompi_queue_t *queue, ompi_request_t *req,
         return OMPI_ERR_REQUEST;
     }
     return OMPI_SUCCESS;
+}
+
+/** ompi_queue_check_one when threads are in use: under the queue's lock,
+ * because another thread's progress may be retiring an earlier wait of the
+ * same request (the counts change together). */
+OMPI_DECLSPEC int ompi_queue_check_one_mt(ompi_queue_t *queue, ompi_request_t *req,
+                                          bool is_wait, const char **reason);
+
+/**
+ * Check that one request may be started (is_wait false) or waited (is_wait
+ * true) on this queue.  Inline: it is on the path of every enqueue call.
+ * Partitioned requests carry no ownership record: their misuse is not
+ * detected.
+ *
+ * @param[out] reason  why not
+ * @retval OMPI_SUCCESS or OMPI_ERR_REQUEST
+ */
+static inline int ompi_queue_check_one(ompi_queue_t *queue, ompi_request_t *req, bool is_wait,
+                                       const char **reason)
+{
+    if (OPAL_UNLIKELY(opal_using_threads())) {
+        return ompi_queue_check_one_mt(queue, req, is_wait, reason);
+    }
+    return ompi_queue_check_one_held(queue, req, is_wait, reason);
 }
 
 /** The message of an enqueue that the queue's module refused. */
