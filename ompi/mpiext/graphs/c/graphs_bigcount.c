@@ -27,7 +27,7 @@
 #include "opal/mca/threads/mutex.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
-#include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/mpiext/graphs/c/graphs_graph.h"
 
 int graphs_count_type(MPI_Count count, ompi_datatype_t *dtype, ompi_datatype_t **type,
                       int *icount)

@@ -55,7 +55,8 @@ int graphs_component_init(void)
 
 int graphs_component_fini(void)
 {
-    ompi_queue_exec_progress_fini();
+    graphs_engine_held_fini();
+    graphs_engine_progress_fini();
     graphs_retire_flush();
     graphs_request_cache_flush();
     graphs_request_done_fini();

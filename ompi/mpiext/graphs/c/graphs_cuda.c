@@ -31,7 +31,8 @@
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/runtime/opal_progress.h"
 #include "ompi/mca/queue/base/queue_object.h"
-#include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/mpiext/graphs/c/graphs_request.h"
+#include "ompi/mpiext/graphs/c/graphs_stream.h"
 
 struct graphs_cuda_t {
     ompi_queue_t *queue;
@@ -238,7 +239,7 @@ static void cuda_op_release(void *op)
     free(c);
 }
 
-static const ompi_queue_exec_op_ops_t graphs_cuda_op_ops = {
+static const graphs_engine_op_ops_t graphs_cuda_op_ops = {
     .start = cuda_op_start,
     .finish = cuda_op_finish,
     .release = cuda_op_release,
@@ -260,7 +261,7 @@ int graphs_cuda_stream_create(void *loc_info, graphs_cuda_stream_t **out, const 
     return MPI_SUCCESS;
 }
 
-int graphs_cuda_stream_add(graphs_cuda_stream_t *cs, ompi_queue_exec_t *exec,
+int graphs_cuda_stream_add(graphs_cuda_stream_t *cs, graphs_engine_t *exec,
                            ompi_mpix_token_t *token)
 {
     graphs_cuda_op_t *c = malloc(sizeof(*c));
@@ -273,7 +274,7 @@ int graphs_cuda_stream_add(graphs_cuda_stream_t *cs, ompi_queue_exec_t *exec,
     c->token = token;
     c->inner = NULL;
     /* no dependency: the queue orders the tokens */
-    if (0 > ompi_queue_exec_add(exec, &graphs_cuda_op_ops, c, 0, 0, NULL, false)) {
+    if (0 > graphs_engine_add(exec, &graphs_cuda_op_ops, c, 0, 0, NULL, false)) {
         graphs_token_release(token);
         free(c);
         return MPI_ERR_NO_MEM;

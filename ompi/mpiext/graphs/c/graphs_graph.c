@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/mpiext/graphs/c/graphs_graph.h"
 
 static void graph_construct(ompi_mpix_graph_t *g)
 {
@@ -447,18 +447,18 @@ static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_
             OBJ_RETAIN(gn->token);
             dn->token = gn->token;
             if (graphs_token_blocking(gn->token)) {
-                dn->flags |= OMPI_QUEUE_EXEC_BLOCKING;
+                dn->flags |= GRAPHS_ENGINE_BLOCKING;
                 d->blocking = true;
             }
             if (graphs_token_collective(gn->token)) {
-                dn->flags |= (GRAPHS_OP_GRAPH == gn->token->kind) ? OMPI_QUEUE_EXEC_COLL_ITEM
-                                                                  : OMPI_QUEUE_EXEC_COLL;
+                dn->flags |= (GRAPHS_OP_GRAPH == gn->token->kind) ? GRAPHS_ENGINE_COLL_ITEM
+                                                                  : GRAPHS_ENGINE_COLL;
                 d->has_coll = true;
             }
             if (GRAPHS_OP_GRAPH == gn->token->kind) {
                 /* runs as a sub-execution: its blocking nodes are started
                  * there (worker thread), not by this node */
-                dn->flags &= ~OMPI_QUEUE_EXEC_BLOCKING;
+                dn->flags &= ~GRAPHS_ENGINE_BLOCKING;
                 d->blocking |= gn->token->a.gdef->blocking;
             }
         }
@@ -469,7 +469,7 @@ static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_
                     goto out;
                 }
                 if (dn->sub[b]->has_coll) {
-                    dn->flags |= OMPI_QUEUE_EXEC_COLL_ITEM;
+                    dn->flags |= GRAPHS_ENGINE_COLL_ITEM;
                     d->has_coll = true;
                 }
                 d->blocking |= dn->sub[b]->blocking;
@@ -548,12 +548,12 @@ static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_
         for (int i = 0; i < n; ++i) {
             graphs_dnode_t *dn = &d->nodes[i];
             d->coll_rank[i] = -1;
-            if (0 == (dn->flags & (OMPI_QUEUE_EXEC_COLL | OMPI_QUEUE_EXEC_COLL_ITEM))) {
+            if (0 == (dn->flags & (GRAPHS_ENGINE_COLL | GRAPHS_ENGINE_COLL_ITEM))) {
                 continue;
             }
             d->coll_rank[i] = rank++;
             for (int j = i + 1; j < n; ++j) {
-                if ((d->nodes[j].flags & (OMPI_QUEUE_EXEC_COLL | OMPI_QUEUE_EXEC_COLL_ITEM))
+                if ((d->nodes[j].flags & (GRAPHS_ENGINE_COLL | GRAPHS_ENGINE_COLL_ITEM))
                     && is_ancestor(d, j, i, mark, stack)) {
                     *msg = "MPIX_Graph_def: a collective depends on a collective added after "
                            "it (collectives start in op-ID order)";
@@ -703,4 +703,23 @@ int graphs_graph_def(ompi_mpix_graph_t *g, ompi_mpix_token_t **out, const char *
     t->a.gdef = d;
     *out = t;
     return MPI_SUCCESS;
+}
+
+bool graphs_token_collective(const ompi_mpix_token_t *token)
+{
+    switch (token->kind) {
+    case GRAPHS_OP_BARRIER:
+    case GRAPHS_OP_BCAST:
+    case GRAPHS_OP_REDUCE:
+    case GRAPHS_OP_ALLREDUCE:
+    case GRAPHS_OP_FILE_OPEN:
+    case GRAPHS_OP_FILE_CLOSE:
+    case GRAPHS_OP_FILE_WRITE_AT_ALL:
+    case GRAPHS_OP_REMOTE_BARRIER:
+        return true;
+    case GRAPHS_OP_GRAPH:
+        return token->a.gdef->has_coll;
+    default:
+        return false;
+    }
 }

@@ -21,7 +21,9 @@
 #include "opal/runtime/opal_progress.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/mca/queue/base/queue_object.h"
-#include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/mpiext/graphs/c/graphs_graph.h"
+#include "ompi/mpiext/graphs/c/graphs_request.h"
+#include "ompi/mpiext/graphs/c/graphs_stream.h"
 #include "ompi/runtime/ompi_async_progress.h"
 
 /* holds of the progress thread that could not be released in the thread
@@ -134,7 +136,7 @@ void graphs_location_flush(void)
 static int graphs_request_start(size_t count, ompi_request_t **requests);
 static int graphs_request_free(ompi_request_t **request);
 static int graphs_request_cancel(ompi_request_t *request, int complete);
-static void graphs_exec_done(ompi_queue_exec_t *exec, void *cbdata);
+static void graphs_exec_done(graphs_engine_t *exec, void *cbdata);
 
 /* the state of a new execution request (construction, and reuse from the cache) */
 static void graphs_request_clear(graphs_request_t *req)
@@ -160,13 +162,13 @@ static void graphs_request_construct(graphs_request_t *req)
     req->super.req_free = graphs_request_free;
     req->super.req_cancel = graphs_request_cancel;
     req->token = NULL;
-    ompi_queue_exec_init(&req->exec, false, graphs_exec_done, NULL, req);
+    graphs_engine_init(&req->exec, false, graphs_exec_done, NULL, req);
     graphs_request_clear(req);
 }
 
 static void graphs_request_destruct(graphs_request_t *req)
 {
-    ompi_queue_exec_fini(&req->exec);
+    graphs_engine_fini(&req->exec);
     if (NULL != req->token) {
         graphs_token_release(req->token);
     }
@@ -280,7 +282,7 @@ static graphs_request_t *graphs_request_get(void)
 static void graphs_request_release(graphs_request_t *req, bool deferred)
 {
     if (req->held) {
-        ompi_queue_exec_unhold(&req->exec, &req->super);
+        graphs_engine_unhold(&req->exec, &req->super);
         req->held = false;
     }
     if (deferred) {
@@ -298,7 +300,7 @@ static void graphs_request_release(graphs_request_t *req, bool deferred)
     }
     OMPI_REQUEST_FINI(&req->super);
     if (GRAPHS_REQ_EXEC == req->kind && graphs_request_cached < GRAPHS_REQUEST_CACHE) {
-        ompi_queue_exec_reset(&req->exec);
+        graphs_engine_reset(&req->exec);
         if (NULL != req->token) {
             graphs_token_release(req->token);
             req->token = NULL;
@@ -374,7 +376,7 @@ static void graphs_request_complete(graphs_request_t *req)
     }
 }
 
-static void graphs_exec_done(ompi_queue_exec_t *exec, void *cbdata)
+static void graphs_exec_done(graphs_engine_t *exec, void *cbdata)
 {
     (void) exec;
     graphs_request_complete((graphs_request_t *) cbdata);
@@ -386,10 +388,10 @@ static void graphs_request_take(graphs_request_t *req, bool done, int rc, ompi_r
                                 int nreqs)
 {
     if (done) {
-        ompi_queue_exec_retire_now(&req->exec, rc);
+        graphs_engine_retire_now(&req->exec, rc);
     } else {
         OBJ_RETAIN(req->token);
-        (void) ompi_queue_exec_track(&req->exec, &graphs_token_exec_ops, req->token, reqs, nreqs);
+        (void) graphs_engine_track(&req->exec, &graphs_token_exec_ops, req->token, reqs, nreqs);
     }
 }
 
@@ -397,9 +399,9 @@ static void graphs_request_take(graphs_request_t *req, bool done, int rc, ompi_r
  * if it is done, otherwise hand it to progress */
 static void graphs_request_started(graphs_request_t *req)
 {
-    bool done = ompi_queue_exec_complete(&req->exec);
+    bool done = graphs_engine_complete(&req->exec);
 
-    if (!done && OMPI_SUCCESS != ompi_queue_exec_activate(&req->exec)) {
+    if (!done && OMPI_SUCCESS != graphs_engine_activate(&req->exec)) {
         /* cannot be progressed: nothing else is running yet only when the
          * first node is still waiting, which a single token never is */
         req->exec.error = MPI_ERR_NO_MEM;
@@ -444,11 +446,11 @@ static int graphs_request_launch(graphs_request_t *req)
     if (graphs_token_fast(req->token)) {
         /* one operation and nothing before it: start it here, no node
          * unless it is still running */
-        ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+        ompi_request_t *reqs[GRAPHS_ENGINE_NODE_REQS];
         int nreqs, rc;
         bool done;
 
-        ompi_queue_exec_reset(&req->exec);
+        graphs_engine_reset(&req->exec);
         done = graphs_token_try_now(req->token, reqs, &nreqs, &rc);
         graphs_request_take(req, done, rc, reqs, nreqs);
     } else if (MPI_SUCCESS != (ret = graphs_exec_reload(&req->exec, req->token))) {
@@ -456,7 +458,7 @@ static int graphs_request_launch(graphs_request_t *req)
     } else if (MPIX_OFFLOAD_PTHREAD != req->loc_type) {
         /* at PTHREAD the progress thread runs it: a loop that could run
          * to its end here would take the caller's time */
-        (void) ompi_queue_exec_advance(&req->exec, false);
+        (void) graphs_engine_advance(&req->exec, false);
     }
     graphs_request_started(req);
     return OMPI_SUCCESS;
@@ -465,7 +467,7 @@ static int graphs_request_launch(graphs_request_t *req)
 int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persistent,
                           graphs_cuda_t *cuda, graphs_request_t **out)
 {
-    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    ompi_request_t *reqs[GRAPHS_ENGINE_NODE_REQS];
     int nreqs = 0, rc = MPI_SUCCESS;
     bool started = false, done = false;
     graphs_request_t *req;
@@ -497,7 +499,7 @@ int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persisten
     if (NULL == cuda && !opal_using_threads() && graphs_token_blocking(token)) {
         /* no worker thread may run its blocking-only nodes, and progress
          * must not: MPI_Wait and MPI_Test on the request will (spec 4.2) */
-        if (OMPI_SUCCESS != ompi_queue_exec_hold(&req->exec, &req->super)) {
+        if (OMPI_SUCCESS != graphs_engine_hold(&req->exec, &req->super)) {
             OBJ_RELEASE(req);
             return MPI_ERR_NO_MEM;
         }
@@ -549,33 +551,29 @@ static int graphs_request_free(ompi_request_t **request)
     graphs_request_t *req = (graphs_request_t *) *request;
     bool release = true;
 
-    if (GRAPHS_REQ_ISYNC == req->kind) {
-        graphs_isync_forget(req);
-    } else {
-        OPAL_THREAD_LOCK(&req->exec.lock);
-        if (req->completed && MPI_SUCCESS != req->last_error && !req->error_kept) {
-            /* MPI_Wait/MPI_Test report an error through
-             * ompi_errhandler_request_invoke, which frees every request in
-             * error, persistent ones included.  The first free after a failed
-             * execution is that one: keep the request, so that the program can
-             * inspect it (MPIX_Execute_get_error) and start it again (spec
-             * 1.3, 2.9); the program's own MPI_Request_free releases it. */
-            req->error_kept = true;
-            OPAL_THREAD_UNLOCK(&req->exec.lock);
-            return OMPI_SUCCESS;
-        }
-        if (OMPI_REQUEST_ACTIVE == req->super.req_state && !req->completed) {
-            /* the execution goes on; its completion releases the request */
-            req->user_freed = true;
-            release = false;
-            if (req->held) {
-                /* nothing waits for this request now: the MPI_Wait-family
-                 * calls on any request drive the execution */
-                ompi_queue_exec_orphan(&req->exec, &req->super);
-            }
-        }
+    OPAL_THREAD_LOCK(&req->exec.lock);
+    if (req->completed && MPI_SUCCESS != req->last_error && !req->error_kept) {
+        /* MPI_Wait/MPI_Test report an error through
+         * ompi_errhandler_request_invoke, which frees every request in
+         * error, persistent ones included.  The first free after a failed
+         * execution is that one: keep the request, so that the program can
+         * inspect it (MPIX_Execute_get_error) and start it again (spec
+         * 1.3, 2.9); the program's own MPI_Request_free releases it. */
+        req->error_kept = true;
         OPAL_THREAD_UNLOCK(&req->exec.lock);
+        return OMPI_SUCCESS;
     }
+    if (OMPI_REQUEST_ACTIVE == req->super.req_state && !req->completed) {
+        /* the execution goes on; its completion releases the request */
+        req->user_freed = true;
+        release = false;
+        if (req->held) {
+            /* nothing waits for this request now: the MPI_Wait-family
+             * calls on any request drive the execution */
+            graphs_engine_orphan(&req->exec, &req->super);
+        }
+    }
+    OPAL_THREAD_UNLOCK(&req->exec.lock);
     if (release) {
         graphs_request_release(req, false);
     }
@@ -595,25 +593,10 @@ static int graphs_request_cancel(ompi_request_t *request, int complete)
      * completes as usual (progress), marked cancelled (spec 1.9) */
     OPAL_THREAD_LOCK(&req->exec.lock);
     if (OMPI_REQUEST_ACTIVE == req->super.req_state && !req->completed) {
-        ompi_queue_exec_cancel(&req->exec);
+        graphs_engine_cancel(&req->exec);
     }
     OPAL_THREAD_UNLOCK(&req->exec.lock);
     return OMPI_SUCCESS;
-}
-
-graphs_request_t *graphs_isync_new(ompi_mpix_stream_t *stream, uint64_t target)
-{
-    graphs_request_t *req = OBJ_NEW(graphs_request_t);
-
-    if (NULL != req) {
-        OMPI_REQUEST_INIT(&req->super, false);
-        req->super.req_mpi_object.comm = graphs_session_comm(stream->session);
-        req->super.req_state = OMPI_REQUEST_ACTIVE;
-        req->kind = GRAPHS_REQ_ISYNC;
-        req->stream = stream;
-        req->target = target;
-    }
-    return req;
 }
 
 int graphs_execute_cuda(ompi_mpix_token_t *token, void *loc_info, const char **msg)
@@ -637,23 +620,23 @@ int graphs_execute_cuda(ompi_mpix_token_t *token, void *loc_info, const char **m
 
 int graphs_execute_blocking(ompi_mpix_token_t *token)
 {
-    ompi_queue_exec_t exec;
+    graphs_engine_t exec;
     int error;
 
-    ompi_queue_exec_init(&exec, false, NULL, NULL, NULL);
+    graphs_engine_init(&exec, false, NULL, NULL, NULL);
     error = graphs_exec_load(&exec, token);
     if (MPI_SUCCESS == error) {
         OPAL_THREAD_LOCK(&exec.lock);
-        (void) ompi_queue_exec_advance(&exec, true);
-        while (!ompi_queue_exec_complete(&exec)) {
+        (void) graphs_engine_advance(&exec, true);
+        while (!graphs_engine_complete(&exec)) {
             OPAL_THREAD_UNLOCK(&exec.lock);
             opal_progress();
             OPAL_THREAD_LOCK(&exec.lock);
-            (void) ompi_queue_exec_advance(&exec, true);
+            (void) graphs_engine_advance(&exec, true);
         }
         error = exec.error;
         OPAL_THREAD_UNLOCK(&exec.lock);
     }
-    ompi_queue_exec_fini(&exec);
+    graphs_engine_fini(&exec);
     return error;
 }

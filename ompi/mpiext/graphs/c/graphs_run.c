@@ -9,8 +9,9 @@
  */
 
 /*
- * Graph executions on the queue base's dependency executor.  A graph
- * snapshot is loaded into an execution as one node per operation (an
+ * Graph executions on the extension's dependency executor (graphs_engine.c),
+ * and the loading of any token into an execution.  A graph snapshot is
+ * loaded into an execution as one node per operation (an
  * activation, with its own variables: graphs_inst_t).  If/else, while and
  * graph tokens inside a graph are compound nodes: their start creates a
  * sub-execution, which the executor advances through the node's progress
@@ -29,7 +30,7 @@
 #include <string.h>
 
 #include "opal/sys/atomic.h"
-#include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/mpiext/graphs/c/graphs_graph.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
 
 static void inst_construct(graphs_inst_t *inst)
@@ -71,63 +72,7 @@ static void inst_destruct(graphs_inst_t *inst)
 
 OBJ_CLASS_INSTANCE(graphs_inst_t, opal_object_t, inst_construct, inst_destruct);
 
-void *graphs_inst_var(graphs_inst_t *inst, int id, graphs_var_t **var)
-{
-    for (; NULL != inst; inst = inst->parent) {
-        graphs_gdef_t *d = inst->def;
-        for (int i = 0; i < d->nvars; ++i) {
-            if (d->vars[i].id == id) {
-                if (NULL != var) {
-                    *var = &d->vars[i];
-                }
-                return (MPIX_GRAPH_VAR_REF_PARAM == d->vars[i].scope) ? inst->refs[i]
-                                                                     : inst->vals + d->off[i];
-            }
-        }
-    }
-    return NULL;
-}
-
-int graphs_inst_var_set(graphs_inst_t *inst, int id, const void *value)
-{
-    for (; NULL != inst; inst = inst->parent) {
-        graphs_gdef_t *d = inst->def;
-        for (int i = 0; i < d->nvars; ++i) {
-            graphs_var_t *v = &d->vars[i];
-            const char *s;
-            char *c = NULL;
-
-            if (v->id != id) {
-                continue;
-            }
-            if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
-                /* the program's own memory: its string stays its own */
-                memcpy(inst->refs[i], value, v->size);
-                return MPI_SUCCESS;
-            }
-            if (MPI_LOCAL_TYPE_STRING != v->dtype) {
-                memcpy(inst->vals + d->off[i], value, v->size);
-                return MPI_SUCCESS;
-            }
-            /* a string: copied, since the caller's may be gone before the
-             * operation that reads the variable starts */
-            s = *(const char *const *) value;
-            if (NULL == inst->strs && NULL == (inst->strs = calloc(d->nvars, sizeof(char *)))) {
-                return MPI_ERR_NO_MEM;
-            }
-            if (NULL != s && NULL == (c = strdup(s))) {
-                return MPI_ERR_NO_MEM;
-            }
-            free(inst->strs[i]);
-            inst->strs[i] = c;
-            memcpy(inst->vals + d->off[i], &c, sizeof(char *));
-            return MPI_SUCCESS;
-        }
-    }
-    return MPI_ERR_ARG;
-}
-
-static int inst_new(graphs_gdef_t *def, graphs_inst_t *parent, ompi_queue_exec_t *exec,
+static int inst_new(graphs_gdef_t *def, graphs_inst_t *parent, graphs_engine_t *exec,
                     graphs_inst_t **out)
 {
     graphs_inst_t *inst = OBJ_NEW(graphs_inst_t);
@@ -211,15 +156,15 @@ typedef struct graphs_line_t {
     int n;
     int pos;                        /**< the node running, or the next to start */
     int nreqs;                      /**< the running node's requests; 0: none runs */
-    bool polled;                    /**< ompi_queue_exec_watch returned true for them */
-    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    bool polled;                    /**< graphs_engine_watch returned true for them */
+    ompi_request_t *reqs[GRAPHS_ENGINE_NODE_REQS];
     graphs_run_t runs[];            /**< in the body's order (inst not retained) */
 } graphs_line_t;
 
 /* a sub-execution: a graph token inside a graph, a branch, a loop */
 typedef struct graphs_child_t {
     ompi_request_t req;             /**< what the parent's executor polls */
-    ompi_queue_exec_t exec;
+    graphs_engine_t exec;
     graphs_gdef_t *body;
     graphs_inst_t *parent;          /**< the enclosing activation (not retained: the run holds it) */
     graphs_inst_t *inst;            /**< the current activation (retained) */
@@ -230,7 +175,7 @@ typedef struct graphs_child_t {
     bool cancelled;
 } graphs_child_t;
 
-static const ompi_queue_exec_op_ops_t graphs_run_ops, graphs_run_leaf_ops, graphs_run_now_ops,
+static const graphs_engine_op_ops_t graphs_run_ops, graphs_run_leaf_ops, graphs_run_now_ops,
     graphs_run_reduce_ops;
 
 /* the executor functions of a node: a node that may hold a sub-execution
@@ -238,7 +183,7 @@ static const ompi_queue_exec_op_ops_t graphs_run_ops, graphs_run_leaf_ops, graph
  * others have no progress function to be called at every poll; a token
  * that may start at once with its own arguments (a send of a fan-out, a
  * loop's exchange) starts through a function of its own */
-static inline const ompi_queue_exec_op_ops_t *run_ops(const graphs_dnode_t *dn)
+static inline const graphs_engine_op_ops_t *run_ops(const graphs_dnode_t *dn)
 {
     if (GRAPHS_GN_IF == dn->type || GRAPHS_GN_WHILE == dn->type
         || (GRAPHS_GN_TOKEN == dn->type && GRAPHS_OP_GRAPH == dn->token->kind)) {
@@ -253,7 +198,7 @@ static inline const ompi_queue_exec_op_ops_t *run_ops(const graphs_dnode_t *dn)
     }
     return &graphs_run_leaf_ops;
 }
-static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst);
+static int gdef_load_with(graphs_engine_t *exec, graphs_gdef_t *def, graphs_inst_t *inst);
 
 static void line_free(graphs_line_t *line)
 {
@@ -268,7 +213,7 @@ static void child_destroy(graphs_child_t *c)
     if (NULL != c->line) {
         line_free(c->line);
     }
-    ompi_queue_exec_fini(&c->exec);
+    graphs_engine_fini(&c->exec);
     if (NULL != c->inst) {
         OBJ_RELEASE(c->inst);
     }
@@ -326,11 +271,11 @@ static void inst_rearm(graphs_inst_t *inst)
 static int child_reload(graphs_child_t *c)
 {
     if (NULL != c->inst && c->exec.nnodes == c->body->nnodes
-        && ompi_queue_exec_rewind(&c->exec)) {
+        && graphs_engine_rewind(&c->exec)) {
         inst_rearm(c->inst);
         return MPI_SUCCESS;
     }
-    ompi_queue_exec_reset(&c->exec);
+    graphs_engine_reset(&c->exec);
     return child_load(c);
 }
 
@@ -347,8 +292,8 @@ static bool child_advance(graphs_child_t *c, bool may_block, int *events)
     }
     for (;;) {
         int rc = MPI_SUCCESS;
-        *events += ompi_queue_exec_step(&c->exec, may_block);
-        if (!ompi_queue_exec_complete(&c->exec)) {
+        *events += graphs_engine_step(&c->exec, may_block);
+        if (!graphs_engine_complete(&c->exec)) {
             return false;
         }
         if (c->cond < 0 || MPI_SUCCESS != c->exec.error || c->cancelled) {
@@ -371,9 +316,9 @@ static bool child_advance(graphs_child_t *c, bool may_block, int *events)
         if (++iterations == 64) {
             /* let other work progress between long runs of quick
              * iterations; the next progress call goes on */
-            ompi_queue_exec_poke();
-            *events += ompi_queue_exec_step(&c->exec, may_block);
-            return ompi_queue_exec_complete(&c->exec) && (c->exec.error != MPI_SUCCESS);
+            graphs_engine_poke();
+            *events += graphs_engine_step(&c->exec, may_block);
+            return graphs_engine_complete(&c->exec) && (c->exec.error != MPI_SUCCESS);
         }
     }
 }
@@ -392,7 +337,7 @@ static graphs_line_t *line_new(graphs_child_t *c)
     }
     for (int k = 0; k < d->nnodes; ++k) {
         graphs_dnode_t *dn = &d->nodes[d->order[k]];
-        const ompi_queue_exec_op_ops_t *ops = run_ops(dn);
+        const graphs_engine_op_ops_t *ops = run_ops(dn);
         if ((&graphs_run_now_ops != ops && &graphs_run_reduce_ops != ops) || 0 != dn->flags) {
             return NULL;
         }
@@ -436,7 +381,7 @@ static int child_start(graphs_run_t *run, graphs_gdef_t *body, int cond, ompi_re
     }
     OBJ_CONSTRUCT(&c->req, ompi_request_t);
     c->req.req_complete = REQUEST_PENDING;
-    ompi_queue_exec_init(&c->exec, false, NULL, NULL, NULL);
+    graphs_engine_init(&c->exec, false, NULL, NULL, NULL);
     c->body = body;
     c->parent = run->inst;
     c->cond = cond;
@@ -480,7 +425,7 @@ static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
 {
     graphs_inst_t *inst = run->inst;
     graphs_gdef_t *d = inst->def;
-    ompi_queue_exec_t *exec = inst->exec;
+    graphs_engine_t *exec = inst->exec;
     graphs_block_t *block;
     int *map, base = exec->nnodes, rc = MPI_SUCCESS, deps[64];
 
@@ -519,7 +464,7 @@ static int goto_fire(graphs_run_t *run, graphs_dnode_t *gn)
             }
         }
         if (MPI_SUCCESS == rc
-            && 0 > ompi_queue_exec_add(exec, run_ops(dn), r, dn->flags, nd, dp, false)) {
+            && 0 > graphs_engine_add(exec, run_ops(dn), r, dn->flags, nd, dp, false)) {
             rc = MPI_ERR_NO_MEM;
         }
         if (dp != deps) {
@@ -668,7 +613,7 @@ static bool line_advance(graphs_child_t *c, int *events)
                     }
                 }
                 if (OPAL_UNLIKELY(line->polled)) {
-                    ompi_queue_exec_unpoll();
+                    graphs_engine_unpoll();
                     line->polled = false;
                 }
                 rc = graphs_token_finish_kind(r->token, line->reqs, line->nreqs);
@@ -681,7 +626,7 @@ static bool line_advance(graphs_child_t *c, int *events)
             } else if (graphs_token_try_now(r->token, line->reqs, &line->nreqs, &rc)) {
                 line->nreqs = 0;
             } else {
-                line->polled = ompi_queue_exec_watch(line->reqs, line->nreqs);
+                line->polled = graphs_engine_watch(line->reqs, line->nreqs);
                 ++*events;
                 return false;
             }
@@ -704,7 +649,7 @@ static bool line_advance(graphs_child_t *c, int *events)
         if (++iterations == 64) {
             /* let other work progress between long runs of quick
              * iterations; the next progress call goes on */
-            ompi_queue_exec_poke();
+            graphs_engine_poke();
             return false;
         }
     }
@@ -830,14 +775,14 @@ static void run_cancel(void *op)
     if (NULL != run->child) {
         graphs_line_t *line = run->child->line;
         run->child->cancelled = true;
-        ompi_queue_exec_cancel(&run->child->exec);
+        graphs_engine_cancel(&run->child->exec);
         if (NULL != line) {
-            ompi_queue_exec_cancel_reqs(line->reqs, line->nreqs);
+            graphs_engine_cancel_reqs(line->reqs, line->nreqs);
         }
     }
 }
 
-static const ompi_queue_exec_op_ops_t graphs_run_ops = {
+static const graphs_engine_op_ops_t graphs_run_ops = {
     .start = run_start,
     .finish = run_finish,
     .release = run_release,
@@ -845,7 +790,7 @@ static const ompi_queue_exec_op_ops_t graphs_run_ops = {
     .cancel = run_cancel,
 };
 
-static const ompi_queue_exec_op_ops_t graphs_run_now_ops = {
+static const graphs_engine_op_ops_t graphs_run_now_ops = {
     .start = run_start_now,
     .finish = run_finish,
     .release = run_release,
@@ -853,7 +798,7 @@ static const ompi_queue_exec_op_ops_t graphs_run_now_ops = {
     .cancel = NULL,
 };
 
-static const ompi_queue_exec_op_ops_t graphs_run_reduce_ops = {
+static const graphs_engine_op_ops_t graphs_run_reduce_ops = {
     .start = run_start_reduce,
     .finish = run_finish,
     .release = run_release,
@@ -861,7 +806,7 @@ static const ompi_queue_exec_op_ops_t graphs_run_reduce_ops = {
     .cancel = NULL,
 };
 
-static const ompi_queue_exec_op_ops_t graphs_run_leaf_ops = {
+static const graphs_engine_op_ops_t graphs_run_leaf_ops = {
     .start = run_start,
     .finish = run_finish,
     .release = run_release,
@@ -871,7 +816,7 @@ static const ompi_queue_exec_op_ops_t graphs_run_leaf_ops = {
 
 /* load def's nodes into exec as an activation with its variables in inst
  * (each node holds a reference to inst) */
-static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *inst)
+static int gdef_load_with(graphs_engine_t *exec, graphs_gdef_t *def, graphs_inst_t *inst)
 {
     graphs_block_t *block;
     int base = exec->nnodes, coll_base = exec->coll_count, deps[64], pos_small[64];
@@ -917,7 +862,7 @@ static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_in
             for (int q = 0; q < dn->ndeps; ++q) {
                 dp[q] = pos[dn->deps[q]];
             }
-            idx = ompi_queue_exec_add(exec, run_ops(dn), r, dn->flags, dn->ndeps, dp, false);
+            idx = graphs_engine_add(exec, run_ops(dn), r, dn->flags, dn->ndeps, dp, false);
             if (dp != deps) {
                 free(dp);
             }
@@ -945,7 +890,7 @@ static int gdef_load_with(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_in
     return MPI_SUCCESS;
 }
 
-int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t *parent)
+int graphs_gdef_load(graphs_engine_t *exec, graphs_gdef_t *def, graphs_inst_t *parent)
 {
     graphs_inst_t *inst;
     int rc = inst_new(def, parent, exec, &inst);
@@ -958,7 +903,25 @@ int graphs_gdef_load(ompi_queue_exec_t *exec, graphs_gdef_t *def, graphs_inst_t 
     return rc;
 }
 
-int graphs_exec_reload(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
+int graphs_exec_load(graphs_engine_t *exec, ompi_mpix_token_t *token)
+{
+    if (GRAPHS_OP_GRAPH == token->kind) {
+        /* a stream runs a graph as one item (a node holding a
+         * sub-execution); an execution of its own takes its nodes */
+        return exec->open ? graphs_run_add_graph_node(exec, token)
+                          : graphs_gdef_load(exec, token->a.gdef, NULL);
+    }
+    OBJ_RETAIN(token);
+    if (0 > graphs_engine_add(exec, &graphs_token_exec_ops, token,
+                              graphs_kind_blocking(token->kind) ? GRAPHS_ENGINE_BLOCKING : 0,
+                              0, NULL, true)) {
+        graphs_token_release(token);
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
+int graphs_exec_reload(graphs_engine_t *exec, ompi_mpix_token_t *token)
 {
     if (GRAPHS_OP_GRAPH == token->kind && !exec->open && 0 < exec->nnodes
         && exec->nnodes == token->a.gdef->nnodes
@@ -966,16 +929,16 @@ int graphs_exec_reload(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
             || &graphs_run_now_ops == exec->nodes[0].ops
             || &graphs_run_reduce_ops == exec->nodes[0].ops)) {
         graphs_inst_t *inst = ((graphs_run_t *) exec->nodes[0].op)->inst;
-        if (inst->def == token->a.gdef && NULL == inst->parent && ompi_queue_exec_rewind(exec)) {
+        if (inst->def == token->a.gdef && NULL == inst->parent && graphs_engine_rewind(exec)) {
             inst_rearm(inst);
             return MPI_SUCCESS;
         }
     }
-    ompi_queue_exec_reset(exec);
+    graphs_engine_reset(exec);
     return graphs_exec_load(exec, token);
 }
 
-int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
+int graphs_run_add_graph_node(graphs_engine_t *exec, ompi_mpix_token_t *token)
 {
     /* a one-node graph around the token, whose node runs the token as a
      * sub-execution, appended behind the stream's previous token */
@@ -1015,7 +978,7 @@ int graphs_run_add_graph_node(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
     block->runs[0].tcopy = NULL;
     block->runs[0].child = NULL;
     block->runs[0].vc = NULL;
-    if (0 > ompi_queue_exec_add(exec, &graphs_run_ops, &block->runs[0], 0, 0, NULL, true)) {
+    if (0 > graphs_engine_add(exec, &graphs_run_ops, &block->runs[0], 0, 0, NULL, true)) {
         OBJ_RELEASE(inst);
         rc = MPI_ERR_NO_MEM;
         goto out;
@@ -1028,172 +991,11 @@ out:
     return rc;
 }
 
-int graphs_exec_error_op(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
+int graphs_exec_error_op(graphs_engine_t *exec, ompi_mpix_token_t *token)
 {
     if (NULL == token || GRAPHS_OP_GRAPH != token->kind || exec->error_node < 0
         || exec->error_node >= exec->nnodes) {
         return MPIX_DEP_NONE;
     }
     return ((graphs_run_t *) exec->nodes[exec->error_node].op)->idx + 1;
-}
-
-/* --------------------------------------------- variable-bound arguments */
-
-static inline void *field(ompi_mpix_token_t *t, size_t off)
-{
-    return (char *) t + off;
-}
-
-int graphs_token_resolve(const ompi_mpix_token_t *t, graphs_inst_t *inst, ompi_mpix_token_t *copy)
-{
-    /* counts above INT_MAX from variables: carried by derived datatypes
-     * once every datatype is resolved (a sendrecv has two) */
-    const graphs_vbind_t *bigvb[2];
-    int64_t big[2];
-    int nbig = 0;
-
-    memcpy(copy, t, sizeof(*t));
-    copy->nown = 0;
-    for (int i = 0; i < t->nvb; ++i) {
-        const graphs_vbind_t *vb = &t->vb[i];
-        graphs_var_t *v = NULL;
-        void *p = graphs_inst_var(inst, vb->var, &v);
-        int64_t x = 0;
-
-        if (NULL == p) {
-            return MPI_ERR_ARG;
-        }
-        switch (vb->enc) {
-        case GRAPHS_VE_STORAGE:
-            *(void **) field(copy, vb->off) = p;
-            break;
-        case GRAPHS_VE_VALUE:
-            memcpy(field(copy, vb->off), p, sizeof(void *));
-            if (NULL == *(void **) field(copy, vb->off)) {
-                return (offsetof(ompi_mpix_token_t, comm) == vb->off) ? MPI_ERR_COMM : MPI_ERR_ARG;
-            }
-            break;
-        case GRAPHS_VE_ADDR:
-            if (!graphs_var_to_i64(v->dtype, p, &x)) {
-                return MPI_ERR_ARG;
-            }
-            *(void **) field(copy, vb->off) = (void *) (intptr_t) x;
-            break;
-        default:
-            if (!graphs_var_to_i64(v->dtype, p, &x)) {
-                return MPI_ERR_ARG;
-            }
-            if (GRAPHS_FT_BIGCOUNT == vb->ftype && x > INT_MAX && nbig < 2) {
-                bigvb[nbig] = vb;
-                big[nbig++] = x;
-                *(int *) field(copy, vb->off) = 1;
-            } else if (GRAPHS_FT_INT == vb->ftype || GRAPHS_FT_BIGCOUNT == vb->ftype) {
-                if (x < INT_MIN || x > INT_MAX || (GRAPHS_VR_COUNT == vb->role && x < 0)) {
-                    return (GRAPHS_VR_COUNT == vb->role) ? MPI_ERR_COUNT : MPI_ERR_ARG;
-                }
-                *(int *) field(copy, vb->off) = (int) x;
-            } else {
-                if (GRAPHS_VR_COUNT == vb->role && x < 0) {
-                    return MPI_ERR_COUNT;
-                }
-                *(int64_t *) field(copy, vb->off) = x;
-            }
-            break;
-        }
-    }
-    for (int b = 0; b < nbig; ++b) {
-        ompi_datatype_t **dtype = (ompi_datatype_t **) field(copy, bigvb[b]->dtype_off);
-        ompi_datatype_t *type = NULL;
-        int icount = 0, rc;
-
-        if (GRAPHS_OP_REDUCE == copy->kind || GRAPHS_OP_ALLREDUCE == copy->kind) {
-            /* the operation must apply to the derived type's elements */
-            rc = graphs_big_op(copy->a.coll.op, *dtype, &copy->a.coll.op);
-            if (MPI_SUCCESS != rc) {
-                return rc;
-            }
-        }
-        rc = graphs_count_type(big[b], *dtype, &type, &icount);
-        if (MPI_SUCCESS != rc) {
-            return rc;
-        }
-        *dtype = type;
-        *(int *) field(copy, bigvb[b]->off) = icount;
-        copy->own_off[copy->nown++] = (uint16_t) bigvb[b]->dtype_off;
-    }
-    /* range checks that the _def could not make */
-    for (int i = 0; i < t->nvb; ++i) {
-        const graphs_vbind_t *vb = &t->vb[i];
-        graphs_var_t *v = NULL;
-        void *p = graphs_inst_var(inst, vb->var, &v);
-        int x = (GRAPHS_FT_INT == vb->ftype) ? *(int *) field(copy, vb->off) : 0;
-
-        switch (vb->role) {
-        case GRAPHS_VR_RANK:
-            if (MPI_PROC_NULL != x && MPI_ANY_SOURCE != x
-                && (NULL == copy->comm || ompi_comm_peer_invalid(copy->comm, x))) {
-                return MPI_ERR_RANK;
-            }
-            break;
-        case GRAPHS_VR_ROOT:
-            if (NULL == copy->comm || x < 0 || x >= ompi_comm_size(copy->comm)) {
-                return MPI_ERR_ROOT;
-            }
-            break;
-        case GRAPHS_VR_TAG:
-            if (x < 0 && MPI_ANY_TAG != x) {
-                return MPI_ERR_TAG;
-            }
-            break;
-        case GRAPHS_VR_BUF:
-            if (GRAPHS_VE_STORAGE == vb->enc && 0 <= vb->count_off && 0 <= vb->dtype_off) {
-                int count = *(int *) field(copy, vb->count_off);
-                ompi_datatype_t *dt = *(ompi_datatype_t **) field(copy, vb->dtype_off);
-                ptrdiff_t lb, extent;
-                size_t size;
-                ompi_datatype_get_extent(dt, &lb, &extent);
-                ompi_datatype_type_size(dt, &size);
-                if (0 < count
-                    && (size_t) ((count - 1) * extent) + size > v->size) {
-                    return MPI_ERR_BUFFER;
-                }
-            }
-            break;
-        default:
-            break;
-        }
-        (void) p;
-    }
-    /* a communicator from a variable: the literal ranks and roots too */
-    for (int i = 0; i < t->nvb; ++i) {
-        if (offsetof(ompi_mpix_token_t, comm) != t->vb[i].off) {
-            continue;
-        }
-        switch (copy->kind) {
-        case GRAPHS_OP_SEND:
-        case GRAPHS_OP_RECV:
-            if (MPI_PROC_NULL != copy->a.p2p.peer && MPI_ANY_SOURCE != copy->a.p2p.peer
-                && ompi_comm_peer_invalid(copy->comm, copy->a.p2p.peer)) {
-                return MPI_ERR_RANK;
-            }
-            break;
-        case GRAPHS_OP_SENDRECV:
-            if ((MPI_PROC_NULL != copy->a.sr.send.peer
-                 && ompi_comm_peer_invalid(copy->comm, copy->a.sr.send.peer))
-                || (MPI_PROC_NULL != copy->a.sr.recv.peer && MPI_ANY_SOURCE != copy->a.sr.recv.peer
-                    && ompi_comm_peer_invalid(copy->comm, copy->a.sr.recv.peer))) {
-                return MPI_ERR_RANK;
-            }
-            break;
-        case GRAPHS_OP_BCAST:
-        case GRAPHS_OP_REDUCE:
-            if (copy->a.coll.root < 0 || copy->a.coll.root >= ompi_comm_size(copy->comm)) {
-                return MPI_ERR_ROOT;
-            }
-            break;
-        default:
-            break;
-        }
-    }
-    return MPI_SUCCESS;
 }

@@ -35,7 +35,7 @@
 #include "opal/mca/threads/mutex.h"
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/instance/instance.h"
-#include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/mpiext/graphs/c/graphs_session.h"
 
 static graphs_session_t *graphs_sessions = NULL;
 static opal_mutex_t graphs_sessions_lock = OPAL_MUTEX_STATIC_INIT;

@@ -9,7 +9,7 @@
  */
 
 /*
- * Streams: an open execution of the queue base's executor in which every
+ * Streams: an open execution of the extension's executor in which every
  * token depends on the one enqueued before it (a FIFO of whole tokens).
  * Pause is the executor's start gate; a failure is the executor's first
  * error, which stops every later start for good (sticky).  Positions count
@@ -22,14 +22,15 @@
 #include <stdlib.h>
 
 #include "opal/runtime/opal_progress.h"
-#include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/mpiext/graphs/c/graphs_graph.h"
+#include "ompi/mpiext/graphs/c/graphs_stream.h"
 
-static void graphs_stream_progressed(ompi_queue_exec_t *exec, void *cbdata);
+static void graphs_stream_progressed(graphs_engine_t *exec, void *cbdata);
 
 static void stream_construct(ompi_mpix_stream_t *stream)
 {
     stream->magic = GRAPHS_STREAM_MAGIC;
-    ompi_queue_exec_init(&stream->exec, true, NULL, graphs_stream_progressed, stream);
+    graphs_engine_init(&stream->exec, true, NULL, graphs_stream_progressed, stream);
     stream->loc_type = MPIX_LOC_INPLACE;
     stream->loc_held = false;
     stream->session = NULL;
@@ -40,7 +41,7 @@ static void stream_construct(ompi_mpix_stream_t *stream)
 
 static void stream_destruct(ompi_mpix_stream_t *stream)
 {
-    ompi_queue_exec_fini(&stream->exec);
+    graphs_engine_fini(&stream->exec);
     free(stream->isyncs);
     stream->magic = GRAPHS_DEAD_MAGIC;
 }
@@ -49,10 +50,10 @@ OBJ_CLASS_INSTANCE(ompi_mpix_stream_t, opal_object_t, stream_construct, stream_d
 
 static inline bool stream_reached(const ompi_mpix_stream_t *stream, uint64_t target)
 {
-    const ompi_queue_exec_t *exec = &stream->exec;
+    const graphs_engine_t *exec = &stream->exec;
     /* a failed CUDA stream: the tokens posted after the failure never run
      * (the queue stopped), so nothing more is waited for */
-    return ompi_queue_exec_done_count(exec) >= target
+    return graphs_engine_done_count(exec) >= target
            || (MPI_SUCCESS != exec->error && (0 == exec->running || NULL != stream->cuda));
 }
 
@@ -60,14 +61,14 @@ static inline bool stream_reached(const ompi_mpix_stream_t *stream, uint64_t tar
 static void isync_detach(ompi_mpix_stream_t *stream, graphs_request_t *req)
 {
     if (req->held) {
-        ompi_queue_exec_unhold(&stream->exec, &req->super);
+        graphs_engine_unhold(&stream->exec, &req->super);
         req->held = false;
     }
     req->stream = NULL;
 }
 
 /* lock held: complete the isync requests whose tokens have completed */
-static void graphs_stream_progressed(ompi_queue_exec_t *exec, void *cbdata)
+static void graphs_stream_progressed(graphs_engine_t *exec, void *cbdata)
 {
     ompi_mpix_stream_t *stream = (ompi_mpix_stream_t *) cbdata;
 
@@ -88,15 +89,15 @@ static void graphs_stream_progressed(ompi_queue_exec_t *exec, void *cbdata)
 /* lock held: run what can run now; keep progress on it while tokens wait */
 static int stream_kick(ompi_mpix_stream_t *stream)
 {
-    ompi_queue_exec_t *exec = &stream->exec;
+    graphs_engine_t *exec = &stream->exec;
 
-    (void) ompi_queue_exec_advance(exec, false);
+    (void) graphs_engine_advance(exec, false);
     if (0 < stream->nisyncs) {
         graphs_stream_progressed(exec, stream);
     }
     if (!exec->active && exec->lo < exec->nnodes
         && (0 < exec->running || MPI_SUCCESS == exec->error)) {
-        return ompi_queue_exec_activate(exec);
+        return graphs_engine_activate(exec);
     }
     return OMPI_SUCCESS;
 }
@@ -125,7 +126,7 @@ int graphs_stream_track(ompi_mpix_stream_t *stream, ompi_mpix_token_t *token, om
 {
     int ret = MPI_SUCCESS;
 
-    if (0 == ompi_queue_exec_track(&stream->exec, &graphs_token_exec_ops, token, reqs, nreqs)
+    if (0 == graphs_engine_track(&stream->exec, &graphs_token_exec_ops, token, reqs, nreqs)
         && OMPI_SUCCESS != stream_kick(stream)) {
         ret = MPI_ERR_NO_MEM;
     }
@@ -156,24 +157,8 @@ int graphs_stream_enqueue_any(ompi_mpix_stream_t *stream, ompi_mpix_token_t *tok
         OPAL_THREAD_UNLOCK(&stream->exec.lock);
         return ret;
     }
-    if (ompi_queue_exec_idle(&stream->exec) && graphs_token_fast(token)) {
-        /* nothing before it: start it here; it becomes a node only if it
-         * is still running.  The program's reference goes with it (the
-         * handle is consumed), so the token needs no reference of its own. */
-        ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
-        int nreqs, rc;
-
-        token->magic = GRAPHS_DEAD_MAGIC;
-        *consumed = true;
-        ret = MPI_SUCCESS;
-        if (!graphs_token_try_now(token, reqs, &nreqs, &rc)) {
-            return graphs_stream_track(stream, token, reqs, nreqs);
-        }
-        /* a failure fails the stream, reported by its next call */
-        ompi_queue_exec_retire_now(&stream->exec, rc);
-        graphs_token_release(token);
-        OPAL_THREAD_UNLOCK(&stream->exec.lock);
-        return ret;
+    if (graphs_engine_idle(&stream->exec) && graphs_token_fast(token)) {
+        return graphs_stream_start_now(stream, token, consumed);
     }
     ret = graphs_exec_load(&stream->exec, token);
     if (MPI_SUCCESS == ret) {
@@ -214,15 +199,15 @@ int graphs_stream_sync(ompi_mpix_stream_t *stream)
     int error;
 
     OPAL_THREAD_LOCK(&stream->exec.lock);
-    target = ompi_queue_exec_total(&stream->exec);
+    target = graphs_engine_total(&stream->exec);
     /* sync resumes a paused stream for good (D27) */
     stream->exec.paused = false;
-    (void) ompi_queue_exec_advance(&stream->exec, true);
+    (void) graphs_engine_advance(&stream->exec, true);
     while (!stream_reached(stream, target)) {
         OPAL_THREAD_UNLOCK(&stream->exec.lock);
         opal_progress();
         OPAL_THREAD_LOCK(&stream->exec.lock);
-        (void) ompi_queue_exec_advance(&stream->exec, true);
+        (void) graphs_engine_advance(&stream->exec, true);
     }
     if (0 < stream->nisyncs) {
         graphs_stream_progressed(&stream->exec, stream);
@@ -232,6 +217,33 @@ int graphs_stream_sync(ompi_mpix_stream_t *stream)
     return error;
 }
 
+/* MPI_Request_free of an isync request: the stream forgets it */
+static int isync_free(ompi_request_t **request)
+{
+    graphs_request_t *req = (graphs_request_t *) *request;
+
+    graphs_isync_forget(req);
+    graphs_request_destroy(req);
+    *request = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+static graphs_request_t *isync_new(ompi_mpix_stream_t *stream, uint64_t target)
+{
+    graphs_request_t *req = OBJ_NEW(graphs_request_t);
+
+    if (NULL != req) {
+        OMPI_REQUEST_INIT(&req->super, false);
+        req->super.req_mpi_object.comm = graphs_session_comm(stream->session);
+        req->super.req_state = OMPI_REQUEST_ACTIVE;
+        req->super.req_free = isync_free;
+        req->kind = GRAPHS_REQ_ISYNC;
+        req->stream = stream;
+        req->target = target;
+    }
+    return req;
+}
+
 int graphs_stream_isync(ompi_mpix_stream_t *stream, ompi_request_t **request)
 {
     graphs_request_t *req;
@@ -239,8 +251,8 @@ int graphs_stream_isync(ompi_mpix_stream_t *stream, ompi_request_t **request)
     int ret = MPI_SUCCESS;
 
     OPAL_THREAD_LOCK(&stream->exec.lock);
-    target = ompi_queue_exec_total(&stream->exec);
-    req = graphs_isync_new(stream, target);
+    target = graphs_engine_total(&stream->exec);
+    req = isync_new(stream, target);
     if (NULL == req) {
         OPAL_THREAD_UNLOCK(&stream->exec.lock);
         return MPI_ERR_NO_MEM;
@@ -267,7 +279,7 @@ int graphs_stream_isync(ompi_mpix_stream_t *stream, ompi_request_t **request)
              * and progress must not: MPI_Wait and MPI_Test on this request
              * drive the stream (spec 4.2), as they drive an execution
              * request's blocking-only nodes */
-            if (OMPI_SUCCESS != ompi_queue_exec_hold(&stream->exec, &req->super)) {
+            if (OMPI_SUCCESS != graphs_engine_hold(&stream->exec, &req->super)) {
                 OPAL_THREAD_UNLOCK(&stream->exec.lock);
                 OMPI_REQUEST_FINI(&req->super);
                 OBJ_RELEASE(req);
@@ -306,11 +318,11 @@ void graphs_isync_forget(graphs_request_t *req)
 
 int graphs_stream_free(ompi_mpix_stream_t *stream)
 {
-    ompi_queue_exec_t *exec = &stream->exec;
+    graphs_engine_t *exec = &stream->exec;
     bool pending;
 
     OPAL_THREAD_LOCK(&exec->lock);
-    (void) ompi_queue_exec_advance(exec, false);
+    (void) graphs_engine_advance(exec, false);
     /* a live stream with tokens to run, or any stream with a token running */
     pending = (0 < exec->running && !(NULL != stream->cuda && MPI_SUCCESS != exec->error))
               || (MPI_SUCCESS == exec->error && exec->lo < exec->nnodes)
@@ -319,7 +331,7 @@ int graphs_stream_free(ompi_mpix_stream_t *stream)
     if (pending) {
         return MPI_ERR_PENDING;
     }
-    ompi_queue_exec_deactivate(exec);
+    graphs_engine_deactivate(exec);
     if (stream->loc_held) {
         graphs_location_release(stream->loc_type);
         stream->loc_held = false;
@@ -330,7 +342,7 @@ int graphs_stream_free(ompi_mpix_stream_t *stream)
     }
     /* the tokens a failed stream never ran are dropped with it */
     OPAL_THREAD_LOCK(&exec->lock);
-    ompi_queue_exec_reset(exec);
+    graphs_engine_reset(exec);
     OPAL_THREAD_UNLOCK(&exec->lock);
     if (NULL != stream->cuda) {
         graphs_cuda_stream_free(stream->cuda);

@@ -27,7 +27,7 @@
 #include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/match/match.h"
 #include "ompi/mca/pml/pml.h"
-#include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/mpiext/graphs/c/graphs_token.h"
 
 static void token_construct(ompi_mpix_token_t *token)
 {
@@ -100,7 +100,7 @@ static void token_destruct(ompi_mpix_token_t *token)
 
 OBJ_CLASS_INSTANCE(ompi_mpix_token_t, opal_object_t, token_construct, token_destruct);
 
-/* the ring of tokens waiting for reuse (graphs.h) */
+/* the ring of tokens waiting for reuse (graphs_token.h) */
 graphs_token_ring_t graphs_token_ring = {.head = 0, .count = 0, .lock = OPAL_MUTEX_STATIC_INIT};
 
 void graphs_token_drop(ompi_mpix_token_t *token)
@@ -189,7 +189,7 @@ void graphs_retire_flush(void)
 }
 
 /*
- * Run time of each kind.  start: as in ompi_queue_exec_op_ops_t (internal
+ * Run time of each kind.  start: as in graphs_engine_op_ops_t (internal
  * requests out, or 0 of them when done in the call); finish: collect the
  * results and release the requests.  Failures are captured as the
  * operation's error: no error handler is called.
@@ -598,25 +598,6 @@ int graphs_token_finish_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int nr
     return graphs_op_table[t->kind].finish(t, reqs, nreqs);
 }
 
-bool graphs_token_collective(const ompi_mpix_token_t *token)
-{
-    switch (token->kind) {
-    case GRAPHS_OP_BARRIER:
-    case GRAPHS_OP_BCAST:
-    case GRAPHS_OP_REDUCE:
-    case GRAPHS_OP_ALLREDUCE:
-    case GRAPHS_OP_FILE_OPEN:
-    case GRAPHS_OP_FILE_CLOSE:
-    case GRAPHS_OP_FILE_WRITE_AT_ALL:
-    case GRAPHS_OP_REMOTE_BARRIER:
-        return true;
-    case GRAPHS_OP_GRAPH:
-        return token->a.gdef->has_coll;
-    default:
-        return false;
-    }
-}
-
 static int token_exec_start(void *op, ompi_request_t **reqs, int *nreqs)
 {
     ompi_mpix_token_t *t = (ompi_mpix_token_t *) op;
@@ -635,7 +616,7 @@ static void token_exec_release(void *op)
     graphs_token_release((ompi_mpix_token_t *) op);
 }
 
-const ompi_queue_exec_op_ops_t graphs_token_exec_ops = {
+const graphs_engine_op_ops_t graphs_token_exec_ops = {
     .start = token_exec_start,
     .finish = token_exec_finish,
     .release = token_exec_release,
@@ -667,22 +648,4 @@ bool graphs_token_try_table(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nr
     }
     return token_try(t, reqs, nreqs, rc, graphs_op_table[t->kind].start,
                      graphs_op_table[t->kind].finish);
-}
-
-int graphs_exec_load(ompi_queue_exec_t *exec, ompi_mpix_token_t *token)
-{
-    if (GRAPHS_OP_GRAPH == token->kind) {
-        /* a stream runs a graph as one item (a node holding a
-         * sub-execution); an execution of its own takes its nodes */
-        return exec->open ? graphs_run_add_graph_node(exec, token)
-                          : graphs_gdef_load(exec, token->a.gdef, NULL);
-    }
-    OBJ_RETAIN(token);
-    if (0 > ompi_queue_exec_add(exec, &graphs_token_exec_ops, token,
-                                graphs_kind_blocking(token->kind) ? OMPI_QUEUE_EXEC_BLOCKING : 0,
-                                0, NULL, true)) {
-        graphs_token_release(token);
-        return MPI_ERR_NO_MEM;
-    }
-    return MPI_SUCCESS;
 }

@@ -11,15 +11,18 @@
 /*
  * Graph variables: the local datatypes, the comparison operations of
  * MPIX_Graph_var_reduce, the argument sentinels (MPIX_VAR*), and the typed
- * reads, writes and reductions of variable values (spec 1.5).
+ * reads, writes and reductions of variable values (spec 1.5), and a
+ * token's variable-bound arguments resolved in a running activation.
  */
 
 #include "ompi_config.h"
 
+#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "ompi/mpiext/graphs/c/graphs.h"
+#include "ompi/mpiext/graphs/c/graphs_graph.h"
 
 char ompi_mpix_var_sentinel[2][MPIX_GRAPH_VAR_MAX];
 MPI_Op ompi_mpix_cmp_ops[6];
@@ -291,5 +294,224 @@ int graphs_var_write(graphs_var_t *v, void *storage, const void *value)
 int graphs_var_read(const graphs_var_t *v, const void *storage, void *value)
 {
     memcpy(value, NULL != storage ? storage : (const void *) v->val, v->size);
+    return MPI_SUCCESS;
+}
+
+/* ----------------------------------------- variables of an activation */
+
+void *graphs_inst_var(graphs_inst_t *inst, int id, graphs_var_t **var)
+{
+    for (; NULL != inst; inst = inst->parent) {
+        graphs_gdef_t *d = inst->def;
+        for (int i = 0; i < d->nvars; ++i) {
+            if (d->vars[i].id == id) {
+                if (NULL != var) {
+                    *var = &d->vars[i];
+                }
+                return (MPIX_GRAPH_VAR_REF_PARAM == d->vars[i].scope) ? inst->refs[i]
+                                                                     : inst->vals + d->off[i];
+            }
+        }
+    }
+    return NULL;
+}
+
+int graphs_inst_var_set(graphs_inst_t *inst, int id, const void *value)
+{
+    for (; NULL != inst; inst = inst->parent) {
+        graphs_gdef_t *d = inst->def;
+        for (int i = 0; i < d->nvars; ++i) {
+            graphs_var_t *v = &d->vars[i];
+            const char *s;
+            char *c = NULL;
+
+            if (v->id != id) {
+                continue;
+            }
+            if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
+                /* the program's own memory: its string stays its own */
+                memcpy(inst->refs[i], value, v->size);
+                return MPI_SUCCESS;
+            }
+            if (MPI_LOCAL_TYPE_STRING != v->dtype) {
+                memcpy(inst->vals + d->off[i], value, v->size);
+                return MPI_SUCCESS;
+            }
+            /* a string: copied, since the caller's may be gone before the
+             * operation that reads the variable starts */
+            s = *(const char *const *) value;
+            if (NULL == inst->strs && NULL == (inst->strs = calloc(d->nvars, sizeof(char *)))) {
+                return MPI_ERR_NO_MEM;
+            }
+            if (NULL != s && NULL == (c = strdup(s))) {
+                return MPI_ERR_NO_MEM;
+            }
+            free(inst->strs[i]);
+            inst->strs[i] = c;
+            memcpy(inst->vals + d->off[i], &c, sizeof(char *));
+            return MPI_SUCCESS;
+        }
+    }
+    return MPI_ERR_ARG;
+}
+
+/* --------------------------------------------- variable-bound arguments */
+
+static inline void *field(ompi_mpix_token_t *t, size_t off)
+{
+    return (char *) t + off;
+}
+
+int graphs_token_resolve(const ompi_mpix_token_t *t, graphs_inst_t *inst, ompi_mpix_token_t *copy)
+{
+    /* counts above INT_MAX from variables: carried by derived datatypes
+     * once every datatype is resolved (a sendrecv has two) */
+    const graphs_vbind_t *bigvb[2];
+    int64_t big[2];
+    int nbig = 0;
+
+    memcpy(copy, t, sizeof(*t));
+    copy->nown = 0;
+    for (int i = 0; i < t->nvb; ++i) {
+        const graphs_vbind_t *vb = &t->vb[i];
+        graphs_var_t *v = NULL;
+        void *p = graphs_inst_var(inst, vb->var, &v);
+        int64_t x = 0;
+
+        if (NULL == p) {
+            return MPI_ERR_ARG;
+        }
+        switch (vb->enc) {
+        case GRAPHS_VE_STORAGE:
+            *(void **) field(copy, vb->off) = p;
+            break;
+        case GRAPHS_VE_VALUE:
+            memcpy(field(copy, vb->off), p, sizeof(void *));
+            if (NULL == *(void **) field(copy, vb->off)) {
+                return (offsetof(ompi_mpix_token_t, comm) == vb->off) ? MPI_ERR_COMM : MPI_ERR_ARG;
+            }
+            break;
+        case GRAPHS_VE_ADDR:
+            if (!graphs_var_to_i64(v->dtype, p, &x)) {
+                return MPI_ERR_ARG;
+            }
+            *(void **) field(copy, vb->off) = (void *) (intptr_t) x;
+            break;
+        default:
+            if (!graphs_var_to_i64(v->dtype, p, &x)) {
+                return MPI_ERR_ARG;
+            }
+            if (GRAPHS_FT_BIGCOUNT == vb->ftype && x > INT_MAX && nbig < 2) {
+                bigvb[nbig] = vb;
+                big[nbig++] = x;
+                *(int *) field(copy, vb->off) = 1;
+            } else if (GRAPHS_FT_INT == vb->ftype || GRAPHS_FT_BIGCOUNT == vb->ftype) {
+                if (x < INT_MIN || x > INT_MAX || (GRAPHS_VR_COUNT == vb->role && x < 0)) {
+                    return (GRAPHS_VR_COUNT == vb->role) ? MPI_ERR_COUNT : MPI_ERR_ARG;
+                }
+                *(int *) field(copy, vb->off) = (int) x;
+            } else {
+                if (GRAPHS_VR_COUNT == vb->role && x < 0) {
+                    return MPI_ERR_COUNT;
+                }
+                *(int64_t *) field(copy, vb->off) = x;
+            }
+            break;
+        }
+    }
+    for (int b = 0; b < nbig; ++b) {
+        ompi_datatype_t **dtype = (ompi_datatype_t **) field(copy, bigvb[b]->dtype_off);
+        ompi_datatype_t *type = NULL;
+        int icount = 0, rc;
+
+        if (GRAPHS_OP_REDUCE == copy->kind || GRAPHS_OP_ALLREDUCE == copy->kind) {
+            /* the operation must apply to the derived type's elements */
+            rc = graphs_big_op(copy->a.coll.op, *dtype, &copy->a.coll.op);
+            if (MPI_SUCCESS != rc) {
+                return rc;
+            }
+        }
+        rc = graphs_count_type(big[b], *dtype, &type, &icount);
+        if (MPI_SUCCESS != rc) {
+            return rc;
+        }
+        *dtype = type;
+        *(int *) field(copy, bigvb[b]->off) = icount;
+        copy->own_off[copy->nown++] = (uint16_t) bigvb[b]->dtype_off;
+    }
+    /* range checks that the _def could not make */
+    for (int i = 0; i < t->nvb; ++i) {
+        const graphs_vbind_t *vb = &t->vb[i];
+        graphs_var_t *v = NULL;
+        void *p = graphs_inst_var(inst, vb->var, &v);
+        int x = (GRAPHS_FT_INT == vb->ftype) ? *(int *) field(copy, vb->off) : 0;
+
+        switch (vb->role) {
+        case GRAPHS_VR_RANK:
+            if (MPI_PROC_NULL != x && MPI_ANY_SOURCE != x
+                && (NULL == copy->comm || ompi_comm_peer_invalid(copy->comm, x))) {
+                return MPI_ERR_RANK;
+            }
+            break;
+        case GRAPHS_VR_ROOT:
+            if (NULL == copy->comm || x < 0 || x >= ompi_comm_size(copy->comm)) {
+                return MPI_ERR_ROOT;
+            }
+            break;
+        case GRAPHS_VR_TAG:
+            if (x < 0 && MPI_ANY_TAG != x) {
+                return MPI_ERR_TAG;
+            }
+            break;
+        case GRAPHS_VR_BUF:
+            if (GRAPHS_VE_STORAGE == vb->enc && 0 <= vb->count_off && 0 <= vb->dtype_off) {
+                int count = *(int *) field(copy, vb->count_off);
+                ompi_datatype_t *dt = *(ompi_datatype_t **) field(copy, vb->dtype_off);
+                ptrdiff_t lb, extent;
+                size_t size;
+                ompi_datatype_get_extent(dt, &lb, &extent);
+                ompi_datatype_type_size(dt, &size);
+                if (0 < count
+                    && (size_t) ((count - 1) * extent) + size > v->size) {
+                    return MPI_ERR_BUFFER;
+                }
+            }
+            break;
+        default:
+            break;
+        }
+        (void) p;
+    }
+    /* a communicator from a variable: the literal ranks and roots too */
+    for (int i = 0; i < t->nvb; ++i) {
+        if (offsetof(ompi_mpix_token_t, comm) != t->vb[i].off) {
+            continue;
+        }
+        switch (copy->kind) {
+        case GRAPHS_OP_SEND:
+        case GRAPHS_OP_RECV:
+            if (MPI_PROC_NULL != copy->a.p2p.peer && MPI_ANY_SOURCE != copy->a.p2p.peer
+                && ompi_comm_peer_invalid(copy->comm, copy->a.p2p.peer)) {
+                return MPI_ERR_RANK;
+            }
+            break;
+        case GRAPHS_OP_SENDRECV:
+            if ((MPI_PROC_NULL != copy->a.sr.send.peer
+                 && ompi_comm_peer_invalid(copy->comm, copy->a.sr.send.peer))
+                || (MPI_PROC_NULL != copy->a.sr.recv.peer && MPI_ANY_SOURCE != copy->a.sr.recv.peer
+                    && ompi_comm_peer_invalid(copy->comm, copy->a.sr.recv.peer))) {
+                return MPI_ERR_RANK;
+            }
+            break;
+        case GRAPHS_OP_BCAST:
+        case GRAPHS_OP_REDUCE:
+            if (copy->a.coll.root < 0 || copy->a.coll.root >= ompi_comm_size(copy->comm)) {
+                return MPI_ERR_ROOT;
+            }
+            break;
+        default:
+            break;
+        }
+    }
     return MPI_SUCCESS;
 }

@@ -16,18 +16,18 @@
  * stream) is the special case where each node depends on the one appended
  * before it; a DAG (an MPIX graph execution) gives each node any number of
  * predecessors.  The executor knows nothing of MPI operations: a node is an
- * opaque operation with a table of functions (ompi_queue_exec_op_ops_t)
+ * opaque operation with a table of functions (graphs_engine_op_ops_t)
  * supplied by its user (the graphs extension).
  *
- * An execution is advanced by ompi_queue_exec_advance(), called by the
+ * An execution is advanced by graphs_engine_advance(), called by the
  * executor's progress callback for every active execution (so by any thread
  * in opal_progress, including the strong-progress thread) and by the
  * blocking calls that drive one execution.  From the first failure on, an
  * execution starts nothing more; running nodes are left to complete.
  */
 
-#ifndef OMPI_MCA_QUEUE_BASE_QUEUE_EXEC_H
-#define OMPI_MCA_QUEUE_BASE_QUEUE_EXEC_H
+#ifndef OMPI_MPIEXT_GRAPHS_ENGINE_H
+#define OMPI_MPIEXT_GRAPHS_ENGINE_H
 
 #include "ompi_config.h"
 
@@ -38,41 +38,41 @@
 BEGIN_C_DECLS
 
 /** Internal requests one node may wait for (a sendrecv has two). */
-#define OMPI_QUEUE_EXEC_NODE_REQS 2
+#define GRAPHS_ENGINE_NODE_REQS 2
 
 /** The node's operation may block (MPI_File_open): never started from a
- * progress callback.  A caller of ompi_queue_exec_advance() that passes
+ * progress callback.  A caller of graphs_engine_advance() that passes
  * may_block starts it in its own thread; otherwise, when the library is
  * thread safe, a worker thread does (the start function is then called
  * without the execution's lock, and must return with no internal request);
  * otherwise it waits for a caller that may block. */
-#define OMPI_QUEUE_EXEC_BLOCKING 0x1
+#define GRAPHS_ENGINE_BLOCKING 0x1
 /** A collective operation: collective nodes of one execution are started in
  * the order they were appended (MPI's rule that collectives start in the
  * same order on every process; spec 2.6). */
-#define OMPI_QUEUE_EXEC_COLL 0x2
+#define GRAPHS_ENGINE_COLL 0x2
 /** A compound node that contains collectives (a sub-graph): counts as one
  * collective that must complete before the next collective starts. */
-#define OMPI_QUEUE_EXEC_COLL_ITEM 0x4
+#define GRAPHS_ENGINE_COLL_ITEM 0x4
 
 /** Set by the executor on a running node whose requests it cannot be told
  * about (one has a completion callback of its owner's): while such a node
  * runs, every progress call looks at every active execution. */
-#define OMPI_QUEUE_EXEC_POLLED 0x4000
+#define GRAPHS_ENGINE_POLLED 0x4000
 
 /** Set by the executor on a node whose only dependency is the node appended
  * before it (a stream's token): while every pending node is such a link, a
  * waiting node ends the scan, as nothing after it can be ready. */
-#define OMPI_QUEUE_EXEC_CHAINED 0x8000
+#define GRAPHS_ENGINE_CHAINED 0x8000
 
-typedef struct ompi_queue_exec_t ompi_queue_exec_t;
+typedef struct graphs_engine_t graphs_engine_t;
 
 /**
  * What a node runs.  Every function is called with the execution's lock
  * held, in the thread advancing it (a progress callback, the strong-progress
  * thread, or the application thread in a blocking call).
  */
-typedef struct ompi_queue_exec_op_ops_t {
+typedef struct graphs_engine_op_ops_t {
     /**
      * Start the operation.
      *
@@ -101,83 +101,83 @@ typedef struct ompi_queue_exec_op_ops_t {
     int (*progress)(void *op, bool may_block);
     /** Optional (NULL): cancel a running compound node (its sub-execution). */
     void (*cancel)(void *op);
-} ompi_queue_exec_op_ops_t;
+} graphs_engine_op_ops_t;
 
 typedef enum {
-    OMPI_QUEUE_EXEC_WAITING = 0,  /**< dependencies outstanding, or not started yet */
-    OMPI_QUEUE_EXEC_RUNNING = 1,
-    OMPI_QUEUE_EXEC_DONE = 2,
-} ompi_queue_exec_node_state_t;
+    GRAPHS_ENGINE_WAITING = 0,  /**< dependencies outstanding, or not started yet */
+    GRAPHS_ENGINE_RUNNING = 1,
+    GRAPHS_ENGINE_DONE = 2,
+} graphs_engine_node_state_t;
 
 /** A blocking-only node started on a worker thread. */
-typedef struct ompi_queue_exec_worker_t ompi_queue_exec_worker_t;
+typedef struct graphs_engine_worker_t graphs_engine_worker_t;
 
-typedef struct ompi_queue_exec_node_t {
-    const ompi_queue_exec_op_ops_t *ops;
+typedef struct graphs_engine_node_t {
+    const graphs_engine_op_ops_t *ops;
     void *op;
-    ompi_queue_exec_worker_t *worker;  /**< running on a worker thread, or NULL */
-    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    graphs_engine_worker_t *worker;  /**< running on a worker thread, or NULL */
+    ompi_request_t *reqs[GRAPHS_ENGINE_NODE_REQS];
     uint8_t nreqs;
-    uint8_t state;           /**< ompi_queue_exec_node_state_t */
-    uint16_t flags;          /**< OMPI_QUEUE_EXEC_BLOCKING, _COLL, _COLL_ITEM */
+    uint8_t state;           /**< graphs_engine_node_state_t */
+    uint16_t flags;          /**< GRAPHS_ENGINE_BLOCKING, _COLL, _COLL_ITEM */
     int32_t coll_seq;        /**< collective nodes: rank among them, in append order */
     int32_t deps_left;       /**< predecessors not completed */
-    int32_t ndeps;           /**< predecessors pending when appended (ompi_queue_exec_rewind) */
+    int32_t ndeps;           /**< predecessors pending when appended (graphs_engine_rewind) */
     int32_t nsucc;
     union {
         int32_t one;         /**< nsucc == 1 */
         int32_t *many;       /**< nsucc > 1 */
     } succ;
-} ompi_queue_exec_node_t;
+} graphs_engine_node_t;
 
 /**
  * Called by the progress callback, with no lock held, once an execution that
- * is not open (see ompi_queue_exec_init) has completed; the execution has
+ * is not open (see graphs_engine_init) has completed; the execution has
  * already left the active list, so cb may free it.
  */
-typedef void (*ompi_queue_exec_done_fn_t)(ompi_queue_exec_t *exec, void *cbdata);
+typedef void (*graphs_engine_done_fn_t)(graphs_engine_t *exec, void *cbdata);
 
 /**
  * Called by the progress callback with the execution's lock held each time
  * it advanced an open execution (a stream: to complete isync requests).
  */
-typedef void (*ompi_queue_exec_progressed_fn_t)(ompi_queue_exec_t *exec, void *cbdata);
+typedef void (*graphs_engine_progressed_fn_t)(graphs_engine_t *exec, void *cbdata);
 
-struct ompi_queue_exec_t {
+struct graphs_engine_t {
     opal_mutex_t lock;
-    ompi_queue_exec_node_t *nodes;
+    graphs_engine_node_t *nodes;
     int32_t nnodes, cap;
     int32_t lo;              /**< every node below lo is done */
     int32_t running;
-    int32_t unchained;       /**< nodes not done that lack OMPI_QUEUE_EXEC_CHAINED */
-    int32_t unchained_all;   /**< nodes that lack it, done or not (ompi_queue_exec_rewind) */
+    int32_t unchained;       /**< nodes not done that lack GRAPHS_ENGINE_CHAINED */
+    int32_t unchained_all;   /**< nodes that lack it, done or not (graphs_engine_rewind) */
     uint64_t retired;        /**< nodes done and dropped from nodes[] (open executions) */
     int error;               /**< first failure (MPI error class) */
     int error_node;          /**< its node index (retired + index), -1 */
     int32_t coll_count;      /**< collective nodes appended */
     int32_t coll_next;       /**< the collective node allowed to start next */
-    bool cancelled;          /**< ompi_queue_exec_cancel was called */
+    bool cancelled;          /**< graphs_engine_cancel was called */
     bool open;               /**< a stream: nodes keep being appended, never "complete" */
     bool paused;             /**< start nothing (MPIX_Stream_pause) */
     bool advancing;          /**< inside advance (the lock is a no-op without threads) */
     bool active;             /**< in the active list */
     int active_index;
-    ompi_queue_exec_done_fn_t done_cb;
-    ompi_queue_exec_progressed_fn_t progressed_cb;
+    graphs_engine_done_fn_t done_cb;
+    graphs_engine_progressed_fn_t progressed_cb;
     void *cbdata;
 };
 
 /** Prepare an execution (empty).  open: a stream (see above). */
-OMPI_DECLSPEC void ompi_queue_exec_init(ompi_queue_exec_t *exec, bool open,
-                                        ompi_queue_exec_done_fn_t done_cb,
-                                        ompi_queue_exec_progressed_fn_t progressed_cb,
-                                        void *cbdata);
+void graphs_engine_init(graphs_engine_t *exec, bool open,
+                        graphs_engine_done_fn_t done_cb,
+                        graphs_engine_progressed_fn_t progressed_cb,
+                        void *cbdata);
 
 /** Release the nodes (none may be running) and the lock. */
-OMPI_DECLSPEC void ompi_queue_exec_fini(ompi_queue_exec_t *exec);
+void graphs_engine_fini(graphs_engine_t *exec);
 
 /** Drop every node (none running) and the error: ready for a new execution. */
-OMPI_DECLSPEC void ompi_queue_exec_reset(ompi_queue_exec_t *exec);
+void graphs_engine_reset(graphs_engine_t *exec);
 
 /**
  * Ready the same nodes for a new execution: every node waiting again on
@@ -188,7 +188,7 @@ OMPI_DECLSPEC void ompi_queue_exec_reset(ompi_queue_exec_t *exec);
  *
  * @return false, changing nothing, when a node is running
  */
-OMPI_DECLSPEC bool ompi_queue_exec_rewind(ompi_queue_exec_t *exec);
+bool graphs_engine_rewind(graphs_engine_t *exec);
 
 /**
  * Append a node.  Lock held by the caller (or the execution not yet
@@ -199,31 +199,31 @@ OMPI_DECLSPEC bool ompi_queue_exec_rewind(ompi_queue_exec_t *exec);
  *                  (streams), in addition to deps
  * @return node index or -1 (out of memory; nothing changed)
  */
-OMPI_DECLSPEC int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t *ops,
-                                      void *op, uint16_t flags, int ndeps, const int *deps,
-                                      bool fifo);
+int graphs_engine_add(graphs_engine_t *exec, const graphs_engine_op_ops_t *ops,
+                      void *op, uint16_t flags, int ndeps, const int *deps,
+                      bool fifo);
 
 /**
- * Fast path of an operation that may start at once (ompi_queue_exec_idle,
+ * Fast path of an operation that may start at once (graphs_engine_idle,
  * not blocking-only): the caller starts it itself, lock held.  If its
  * requests completed in the call, it finishes it and calls
- * ompi_queue_exec_retire_now; otherwise this makes the running requests a
+ * graphs_engine_retire_now; otherwise this makes the running requests a
  * running node, as if appended and started by advance.  When no node can be
  * made, the requests are waited for here and the operation fails with
  * MPI_ERR_NO_MEM (counted done, op released).
  *
  * @return 0: running; 1: completed (failed)
  */
-OMPI_DECLSPEC int ompi_queue_exec_track(ompi_queue_exec_t *exec,
-                                        const ompi_queue_exec_op_ops_t *ops, void *op,
-                                        ompi_request_t **reqs, int nreqs);
+int graphs_engine_track(graphs_engine_t *exec,
+                        const graphs_engine_op_ops_t *ops, void *op,
+                        ompi_request_t **reqs, int nreqs);
 
 /**
- * An operation that the caller of the fast path (see ompi_queue_exec_track)
+ * An operation that the caller of the fast path (see graphs_engine_track)
  * ran to completion itself, with its result rc: count it done (and dropped)
  * and record a failure.  The caller releases the operation.  Lock held.
  */
-static inline void ompi_queue_exec_retire_now(ompi_queue_exec_t *exec, int rc)
+static inline void graphs_engine_retire_now(graphs_engine_t *exec, int rc)
 {
     if (OPAL_UNLIKELY(MPI_SUCCESS != rc) && MPI_SUCCESS == exec->error) {
         exec->error = rc;
@@ -232,15 +232,15 @@ static inline void ompi_queue_exec_retire_now(ompi_queue_exec_t *exec, int rc)
     exec->retired++;
 }
 
-/** Whether the fast path (ompi_queue_exec_track) may be taken now. */
-static inline bool ompi_queue_exec_idle(const ompi_queue_exec_t *exec)
+/** Whether the fast path (graphs_engine_track) may be taken now. */
+static inline bool graphs_engine_idle(const graphs_engine_t *exec)
 {
     return exec->lo == exec->nnodes && 0 == exec->running && MPI_SUCCESS == exec->error
            && !exec->paused && !exec->advancing;
 }
 
 /**
- * One advance of the execution (see ompi_queue_exec_advance) without
+ * One advance of the execution (see graphs_engine_advance) without
  * telling the progress callback: for the callback itself, and for
  * executions it never looks at (a sub-execution, advanced by its parent).
  * Lock held by the caller.
@@ -248,22 +248,22 @@ static inline bool ompi_queue_exec_idle(const ompi_queue_exec_t *exec)
  * @param[in] may_block  blocking-only nodes may start (not in progress)
  * @return number of events (starts and completions)
  */
-OMPI_DECLSPEC int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block);
+int graphs_engine_step(graphs_engine_t *exec, bool may_block);
 
 /** Completed: every node done, or a failure and nothing running (closed executions). */
-static inline bool ompi_queue_exec_complete(const ompi_queue_exec_t *exec)
+static inline bool graphs_engine_complete(const graphs_engine_t *exec)
 {
     return 0 == exec->running && (exec->lo == exec->nnodes || MPI_SUCCESS != exec->error);
 }
 
 /** Number of nodes completed since init/reset (open executions: FIFO position). */
-static inline uint64_t ompi_queue_exec_done_count(const ompi_queue_exec_t *exec)
+static inline uint64_t graphs_engine_done_count(const graphs_engine_t *exec)
 {
     return exec->retired + (uint64_t) exec->lo;
 }
 
 /** Nodes appended since init/reset. */
-static inline uint64_t ompi_queue_exec_total(const ompi_queue_exec_t *exec)
+static inline uint64_t graphs_engine_total(const graphs_engine_t *exec)
 {
     return exec->retired + (uint64_t) exec->nnodes;
 }
@@ -274,15 +274,15 @@ static inline uint64_t ompi_queue_exec_total(const ompi_queue_exec_t *exec)
  * failed with nothing running (activate it again when appending).  Called
  * with the execution's lock held or before it is shared.
  */
-OMPI_DECLSPEC int ompi_queue_exec_activate(ompi_queue_exec_t *exec);
-OMPI_DECLSPEC void ompi_queue_exec_deactivate(ompi_queue_exec_t *exec);
+int graphs_engine_activate(graphs_engine_t *exec);
+void graphs_engine_deactivate(graphs_engine_t *exec);
 
 /**
  * Cancel: start nothing more (the error becomes MPI_ERR_PENDING unless a
  * failure came first), cancel the internal requests of running nodes that
  * can be cancelled (receives) and running compound nodes.  Lock held.
  */
-OMPI_DECLSPEC void ompi_queue_exec_cancel(ompi_queue_exec_t *exec);
+void graphs_engine_cancel(graphs_engine_t *exec);
 
 /**
  * Requests that their owner runs outside any node (a loop whose body its
@@ -294,22 +294,22 @@ OMPI_DECLSPEC void ompi_queue_exec_cancel(ompi_queue_exec_t *exec);
  * @return false; true when one of them carries a completion callback of
  *         its own and cannot tell: every progress call then looks at
  *         every active execution until the owner calls
- *         ompi_queue_exec_unpoll() (once, after they completed)
+ *         graphs_engine_unpoll() (once, after they completed)
  */
-OMPI_DECLSPEC bool ompi_queue_exec_watch(ompi_request_t *const *reqs, int nreqs);
+bool graphs_engine_watch(ompi_request_t *const *reqs, int nreqs);
 
-/** The requests of an ompi_queue_exec_watch() that returned true completed. */
-OMPI_DECLSPEC void ompi_queue_exec_unpoll(void);
+/** The requests of an graphs_engine_watch() that returned true completed. */
+void graphs_engine_unpoll(void);
 
 /**
  * Cancel those of reqs that are still pending and can be cancelled
- * (receives), as ompi_queue_exec_cancel does for a running node's: for an
+ * (receives), as graphs_engine_cancel does for a running node's: for an
  * owner's requests run outside any node.  Lock held.
  */
-OMPI_DECLSPEC void ompi_queue_exec_cancel_reqs(ompi_request_t *const *reqs, int nreqs);
+void graphs_engine_cancel_reqs(ompi_request_t *const *reqs, int nreqs);
 
 /** Drive one execution from a blocking call: opal_progress once, then advance it (may_block). */
-OMPI_DECLSPEC void ompi_queue_exec_drive(ompi_queue_exec_t *exec);
+void graphs_engine_drive(graphs_engine_t *exec);
 
 /**
  * Blocking-only nodes in a library that is not thread safe (spec 4.2): no
@@ -317,7 +317,7 @@ OMPI_DECLSPEC void ompi_queue_exec_drive(ompi_queue_exec_t *exec);
  * blocking call that drives their execution.  The owner of an execution
  * that a program waits for through a request (an MPIX execution request, a
  * stream's isync request) registers the pair for the request's life
- * (ompi_queue_exec_hold): the executor is then an owner of that request
+ * (graphs_engine_hold): the executor is then an owner of that request
  * (ompi/request/request_owner.h) that drives, so MPI_Wait, MPI_Test and
  * their array forms advance a held execution with may_block, in the
  * program's thread, before completing its request, and in no unrelated MPI
@@ -330,27 +330,27 @@ OMPI_DECLSPEC void ompi_queue_exec_drive(ompi_queue_exec_t *exec);
  *
  * @return OMPI_SUCCESS, or OMPI_ERR_OUT_OF_RESOURCE (nothing registered)
  */
-OMPI_DECLSPEC int ompi_queue_exec_hold(ompi_queue_exec_t *exec, ompi_request_t *req);
+int graphs_engine_hold(graphs_engine_t *exec, ompi_request_t *req);
 
 /** The program freed req, the request of a held execution that still runs:
  * any MPI_Wait-family call (ANY or ALL) drives it from now on. */
-OMPI_DECLSPEC void ompi_queue_exec_orphan(ompi_queue_exec_t *exec, ompi_request_t *req);
+void graphs_engine_orphan(graphs_engine_t *exec, ompi_request_t *req);
 
 /** Unregister the pair (exec, req), or exec's orphan (the request is
  * released or completed); a no-op for a pair not held. */
-OMPI_DECLSPEC void ompi_queue_exec_unhold(ompi_queue_exec_t *exec, ompi_request_t *req);
+void graphs_engine_unhold(graphs_engine_t *exec, ompi_request_t *req);
 
 /** The executor stops being an owner of requests (finalization). */
-OMPI_DECLSPEC void ompi_queue_exec_held_fini(void);
+void graphs_engine_held_fini(void);
 
 /**
  * The progress callback looks at the active executions only when something
  * may have changed since it last did: a request of a running node completed
  * (the executor puts a completion callback on each), or one of the events
- * below poked it.  Bumped by ompi_queue_exec_poke(); compared, never read
+ * below poked it.  Bumped by graphs_engine_poke(); compared, never read
  * for its value.
  */
-OMPI_DECLSPEC extern opal_atomic_int32_t ompi_queue_exec_signal;
+extern opal_atomic_int32_t graphs_engine_signal;
 
 /**
  * Tell the progress callback that an execution has work it can do now
@@ -359,9 +359,9 @@ OMPI_DECLSPEC extern opal_atomic_int32_t ompi_queue_exec_signal;
  * Any thread.  The executor pokes itself on activation, cancel, and an
  * advance of an active execution from outside the callback.
  */
-static inline void ompi_queue_exec_poke(void)
+static inline void graphs_engine_poke(void)
 {
-    (void) OPAL_THREAD_ADD_FETCH32(&ompi_queue_exec_signal, 1);
+    (void) OPAL_THREAD_ADD_FETCH32(&graphs_engine_signal, 1);
 }
 
 /**
@@ -373,19 +373,19 @@ static inline void ompi_queue_exec_poke(void)
  * @param[in] may_block  blocking-only nodes may start (not in progress)
  * @return number of events (starts and completions)
  */
-static inline int ompi_queue_exec_advance(ompi_queue_exec_t *exec, bool may_block)
+static inline int graphs_engine_advance(graphs_engine_t *exec, bool may_block)
 {
-    int events = ompi_queue_exec_step(exec, may_block);
+    int events = graphs_engine_step(exec, may_block);
 
     if (0 != events && exec->active) {
-        ompi_queue_exec_poke();
+        graphs_engine_poke();
     }
     return events;
 }
 
 /** Unregister the progress callback (finalization; nothing may be active). */
-OMPI_DECLSPEC void ompi_queue_exec_progress_fini(void);
+void graphs_engine_progress_fini(void);
 
 END_C_DECLS
 
-#endif /* OMPI_MCA_QUEUE_BASE_QUEUE_EXEC_H */
+#endif /* OMPI_MPIEXT_GRAPHS_ENGINE_H */

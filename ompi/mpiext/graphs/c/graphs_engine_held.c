@@ -11,7 +11,7 @@
 /*
  * Held executions: blocking-only nodes that, in a library that is not
  * thread safe, the MPI_Wait and MPI_Test families run in the program's
- * thread (spec 4.2; see queue_exec.h).  The executor is an owner of the
+ * thread (spec 4.2; see graphs_engine.h).  The executor is an owner of the
  * requests of held executions (ompi/request/request_owner.h) that drives.
  */
 
@@ -21,15 +21,15 @@
 
 #include "opal/runtime/opal_progress.h"
 #include "ompi/constants.h"
-#include "ompi/mca/queue/base/queue_exec.h"
+#include "ompi/mpiext/graphs/c/graphs_engine.h"
 #include "ompi/request/request_owner.h"
 
-/* Held executions (see ompi_queue_exec_hold): few, looked up by request.
+/* Held executions (see graphs_engine_hold): few, looked up by request.
  * They exist only in a library that is not thread safe, where the lock is
  * a no-op; it is taken all the same, so that the table stays consistent if
  * that ever changes. */
 typedef struct {
-    ompi_queue_exec_t *exec;
+    graphs_engine_t *exec;
     ompi_request_t *req;  /* NULL: freed by the program (orphan) */
 } exec_held_t;
 
@@ -47,7 +47,7 @@ static const ompi_request_owner_t exec_held_owner = {
 };
 static bool exec_held_registered = false;
 
-int ompi_queue_exec_hold(ompi_queue_exec_t *exec, ompi_request_t *req)
+int graphs_engine_hold(graphs_engine_t *exec, ompi_request_t *req)
 {
     OPAL_THREAD_LOCK(&exec_held_lock);
     if (!exec_held_registered) {
@@ -77,7 +77,7 @@ int ompi_queue_exec_hold(ompi_queue_exec_t *exec, ompi_request_t *req)
 
 /* held lock held: the index of the pair (exec, req) in the table, an
  * orphan of exec counting as any request, or -1 */
-static int32_t exec_held_index(const ompi_queue_exec_t *exec, const ompi_request_t *req)
+static int32_t exec_held_index(const graphs_engine_t *exec, const ompi_request_t *req)
 {
     for (int32_t i = 0; i < exec_nheld; ++i) {
         if (exec_held[i].exec == exec && (exec_held[i].req == req || NULL == exec_held[i].req)) {
@@ -87,7 +87,7 @@ static int32_t exec_held_index(const ompi_queue_exec_t *exec, const ompi_request
     return -1;
 }
 
-void ompi_queue_exec_orphan(ompi_queue_exec_t *exec, ompi_request_t *req)
+void graphs_engine_orphan(graphs_engine_t *exec, ompi_request_t *req)
 {
     int32_t i;
 
@@ -98,7 +98,7 @@ void ompi_queue_exec_orphan(ompi_queue_exec_t *exec, ompi_request_t *req)
     OPAL_THREAD_UNLOCK(&exec_held_lock);
 }
 
-void ompi_queue_exec_unhold(ompi_queue_exec_t *exec, ompi_request_t *req)
+void graphs_engine_unhold(graphs_engine_t *exec, ompi_request_t *req)
 {
     int32_t i;
 
@@ -117,9 +117,9 @@ void ompi_queue_exec_unhold(ompi_queue_exec_t *exec, ompi_request_t *req)
 
 /* the held execution waited for through req (NULL: an orphan), from index
  * *from on; NULL when there is none */
-static ompi_queue_exec_t *exec_held_next(const ompi_request_t *req, int32_t *from)
+static graphs_engine_t *exec_held_next(const ompi_request_t *req, int32_t *from)
 {
-    ompi_queue_exec_t *exec = NULL;
+    graphs_engine_t *exec = NULL;
 
     OPAL_THREAD_LOCK(&exec_held_lock);
     for (; *from < exec_nheld; ++*from) {
@@ -135,10 +135,10 @@ static ompi_queue_exec_t *exec_held_next(const ompi_request_t *req, int32_t *fro
 /* no lock held: the advance may start a blocking-only node, which runs
  * opal_progress, where another held execution may complete and leave the
  * table */
-static void exec_held_advance(ompi_queue_exec_t *exec)
+static void exec_held_advance(graphs_engine_t *exec)
 {
     OPAL_THREAD_LOCK(&exec->lock);
-    (void) ompi_queue_exec_advance(exec, true);
+    (void) graphs_engine_advance(exec, true);
     OPAL_THREAD_UNLOCK(&exec->lock);
 }
 
@@ -148,7 +148,7 @@ static int exec_held_check(int count, ompi_request_t **reqs, ompi_request_owner_
 {
     for (;;) {
         bool driven = false, any_active = false, any_done = false, all_done = true;
-        ompi_queue_exec_t *exec;
+        graphs_engine_t *exec;
         int32_t from;
 
         for (int i = 0; i < count; ++i) {
@@ -190,7 +190,7 @@ static int exec_held_check(int count, ompi_request_t **reqs, ompi_request_owner_
     }
 }
 
-void ompi_queue_exec_held_fini(void)
+void graphs_engine_held_fini(void)
 {
     OPAL_THREAD_LOCK(&exec_held_lock);
     if (exec_held_registered) {

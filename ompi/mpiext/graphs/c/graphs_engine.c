@@ -18,24 +18,24 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 #include "ompi/constants.h"
-#include "ompi/mca/queue/base/queue_exec.h"
+#include "ompi/mpiext/graphs/c/graphs_engine.h"
 #include "ompi/runtime/ompi_async_progress.h"
 
 /* Executions on the active list.  The progress callback is registered at
- * the first activation and stays registered until ompi_queue_exec_progress_fini
+ * the first activation and stays registered until graphs_engine_progress_fini
  * (registering is expensive, and an MPIX_Iexecute per message would otherwise
  * register and unregister every time); with nothing active it returns after
  * one load. */
-static ompi_queue_exec_t **exec_active = NULL;
+static graphs_engine_t **exec_active = NULL;
 static int exec_active_size = 0;
 static volatile int exec_active_count = 0;
 static opal_mutex_t exec_active_lock = OPAL_MUTEX_STATIC_INIT;
 static bool exec_registered = false;
 
-opal_atomic_int32_t ompi_queue_exec_signal = 0;
+opal_atomic_int32_t graphs_engine_signal = 0;
 /* the signal's value at the start of the last sweep of the active list */
 static int32_t exec_seen = -1;
-/* running nodes marked OMPI_QUEUE_EXEC_POLLED */
+/* running nodes marked GRAPHS_ENGINE_POLLED */
 static opal_atomic_int32_t exec_npolled = 0;
 /* with threads, a request's completion can bump the signal just before it
  * is seen complete (ompi_request_complete calls back first), and the sweep
@@ -46,15 +46,15 @@ static uint32_t exec_calls = 0;
 
 /* node flags that need a check before the node starts */
 #define EXEC_SPECIAL_FLAGS \
-    (OMPI_QUEUE_EXEC_BLOCKING | OMPI_QUEUE_EXEC_COLL | OMPI_QUEUE_EXEC_COLL_ITEM)
+    (GRAPHS_ENGINE_BLOCKING | GRAPHS_ENGINE_COLL | GRAPHS_ENGINE_COLL_ITEM)
 
 /* completed executions are handed to their owner after the locks are released */
 #define EXEC_DONE_BATCH 16
 
 static int exec_progress(void);
 
-struct ompi_queue_exec_worker_t {
-    const ompi_queue_exec_op_ops_t *ops;
+struct graphs_engine_worker_t {
+    const graphs_engine_op_ops_t *ops;
     void *op;
     int rc;
     opal_atomic_int32_t done;
@@ -62,22 +62,22 @@ struct ompi_queue_exec_worker_t {
 
 static void *exec_worker_main(void *arg)
 {
-    ompi_queue_exec_worker_t *w = (ompi_queue_exec_worker_t *) arg;
-    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+    graphs_engine_worker_t *w = (graphs_engine_worker_t *) arg;
+    ompi_request_t *reqs[GRAPHS_ENGINE_NODE_REQS];
     int nreqs = 0;
 
     w->rc = w->ops->start(w->op, reqs, &nreqs);
     opal_atomic_wmb();
     w->done = 1;
-    ompi_queue_exec_poke();
+    graphs_engine_poke();
     return NULL;
 }
 
 /* start a blocking-only node on a detached thread of its own; false when
  * the library is not thread safe or no thread could be made */
-static bool exec_start_worker(ompi_queue_exec_node_t *node)
+static bool exec_start_worker(graphs_engine_node_t *node)
 {
-    ompi_queue_exec_worker_t *w;
+    graphs_engine_worker_t *w;
     pthread_attr_t attr;
     pthread_t th;
     int ret;
@@ -101,8 +101,8 @@ static bool exec_start_worker(ompi_queue_exec_node_t *node)
     return true;
 }
 
-void ompi_queue_exec_init(ompi_queue_exec_t *exec, bool open, ompi_queue_exec_done_fn_t done_cb,
-                          ompi_queue_exec_progressed_fn_t progressed_cb, void *cbdata)
+void graphs_engine_init(graphs_engine_t *exec, bool open, graphs_engine_done_fn_t done_cb,
+                        graphs_engine_progressed_fn_t progressed_cb, void *cbdata)
 {
     OBJ_CONSTRUCT(&exec->lock, opal_mutex_t);
     exec->nodes = NULL;
@@ -123,10 +123,10 @@ void ompi_queue_exec_init(ompi_queue_exec_t *exec, bool open, ompi_queue_exec_do
     exec->cbdata = cbdata;
 }
 
-static void exec_drop_nodes(ompi_queue_exec_t *exec, int32_t from, int32_t to)
+static void exec_drop_nodes(graphs_engine_t *exec, int32_t from, int32_t to)
 {
     for (int32_t i = from; i < to; ++i) {
-        ompi_queue_exec_node_t *node = &exec->nodes[i];
+        graphs_engine_node_t *node = &exec->nodes[i];
         if (NULL != node->op) {
             node->ops->release(node->op);
             node->op = NULL;
@@ -138,7 +138,7 @@ static void exec_drop_nodes(ompi_queue_exec_t *exec, int32_t from, int32_t to)
     }
 }
 
-void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
+void graphs_engine_reset(graphs_engine_t *exec)
 {
     exec_drop_nodes(exec, 0, exec->nnodes);
     exec->nnodes = exec->lo = exec->running = exec->unchained = 0;
@@ -150,7 +150,7 @@ void ompi_queue_exec_reset(ompi_queue_exec_t *exec)
     exec->cancelled = false;
 }
 
-bool ompi_queue_exec_rewind(ompi_queue_exec_t *exec)
+bool graphs_engine_rewind(graphs_engine_t *exec)
 {
     if (exec->open || exec->advancing || 0 != exec->running) {
         return false;
@@ -158,8 +158,8 @@ bool ompi_queue_exec_rewind(ompi_queue_exec_t *exec)
     /* nothing runs: every node is done or never started, with no request
      * (exec_node_done cleared nreqs) */
     for (int32_t i = 0; i < exec->nnodes; ++i) {
-        ompi_queue_exec_node_t *node = &exec->nodes[i];
-        node->state = OMPI_QUEUE_EXEC_WAITING;
+        graphs_engine_node_t *node = &exec->nodes[i];
+        node->state = GRAPHS_ENGINE_WAITING;
         node->deps_left = node->ndeps;
     }
     exec->lo = 0;
@@ -171,16 +171,16 @@ bool ompi_queue_exec_rewind(ompi_queue_exec_t *exec)
     return true;
 }
 
-void ompi_queue_exec_fini(ompi_queue_exec_t *exec)
+void graphs_engine_fini(graphs_engine_t *exec)
 {
-    ompi_queue_exec_reset(exec);
+    graphs_engine_reset(exec);
     free(exec->nodes);
     exec->nodes = NULL;
     exec->cap = 0;
     OBJ_DESTRUCT(&exec->lock);
 }
 
-static int exec_add_succ(ompi_queue_exec_node_t *node, int32_t succ)
+static int exec_add_succ(graphs_engine_node_t *node, int32_t succ)
 {
     if (0 == node->nsucc) {
         node->succ.one = succ;
@@ -207,15 +207,15 @@ static int exec_add_succ(ompi_queue_exec_node_t *node, int32_t succ)
     return OMPI_SUCCESS;
 }
 
-int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t *ops, void *op,
-                        uint16_t flags, int ndeps, const int *deps, bool fifo)
+int graphs_engine_add(graphs_engine_t *exec, const graphs_engine_op_ops_t *ops, void *op,
+                      uint16_t flags, int ndeps, const int *deps, bool fifo)
 {
-    ompi_queue_exec_node_t *node;
+    graphs_engine_node_t *node;
     int32_t idx;
 
     if (exec->nnodes == exec->cap) {
         int32_t cap = exec->cap ? 2 * exec->cap : 4;
-        ompi_queue_exec_node_t *nodes = realloc(exec->nodes, cap * sizeof(*nodes));
+        graphs_engine_node_t *nodes = realloc(exec->nodes, cap * sizeof(*nodes));
         if (NULL == nodes) {
             return -1;
         }
@@ -228,13 +228,13 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
     node->op = op;
     node->worker = NULL;
     node->nreqs = 0;
-    node->state = OMPI_QUEUE_EXEC_WAITING;
-    node->flags = flags & ~OMPI_QUEUE_EXEC_CHAINED;
-    node->coll_seq = (flags & (OMPI_QUEUE_EXEC_COLL | OMPI_QUEUE_EXEC_COLL_ITEM))
+    node->state = GRAPHS_ENGINE_WAITING;
+    node->flags = flags & ~GRAPHS_ENGINE_CHAINED;
+    node->coll_seq = (flags & (GRAPHS_ENGINE_COLL | GRAPHS_ENGINE_COLL_ITEM))
                          ? exec->coll_count++ : -1;
     node->deps_left = 0;
     node->nsucc = 0;
-    if (fifo && idx > 0 && OMPI_QUEUE_EXEC_DONE != exec->nodes[idx - 1].state) {
+    if (fifo && idx > 0 && GRAPHS_ENGINE_DONE != exec->nodes[idx - 1].state) {
         if (OMPI_SUCCESS != exec_add_succ(&exec->nodes[idx - 1], idx)) {
             return -1;
         }
@@ -242,7 +242,7 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
     }
     for (int i = 0; i < ndeps; ++i) {
         int d = deps[i];
-        if (0 <= d && d < idx && OMPI_QUEUE_EXEC_DONE != exec->nodes[d].state) {
+        if (0 <= d && d < idx && GRAPHS_ENGINE_DONE != exec->nodes[d].state) {
             if (OMPI_SUCCESS != exec_add_succ(&exec->nodes[d], idx)) {
                 /* out of memory in the middle of a graph build: the caller
                  * discards the whole execution */
@@ -253,35 +253,35 @@ int ompi_queue_exec_add(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t 
     }
     node->ndeps = node->deps_left;
     if (fifo && 0 == ndeps) {
-        node->flags |= OMPI_QUEUE_EXEC_CHAINED;
+        node->flags |= GRAPHS_ENGINE_CHAINED;
     } else {
         exec->unchained++;
         exec->unchained_all++;
     }
     exec->nnodes++;
     if (exec->active) {
-        ompi_queue_exec_poke();
+        graphs_engine_poke();
     }
     return idx;
 }
 
-static inline void exec_node_done(ompi_queue_exec_t *exec, int32_t idx, int rc)
+static inline void exec_node_done(graphs_engine_t *exec, int32_t idx, int rc)
 {
-    ompi_queue_exec_node_t *node = &exec->nodes[idx];
+    graphs_engine_node_t *node = &exec->nodes[idx];
 
-    node->state = OMPI_QUEUE_EXEC_DONE;
+    node->state = GRAPHS_ENGINE_DONE;
     node->nreqs = 0;
-    if (!(node->flags & OMPI_QUEUE_EXEC_CHAINED)) {
+    if (!(node->flags & GRAPHS_ENGINE_CHAINED)) {
         exec->unchained--;
     }
-    if (OPAL_UNLIKELY(node->flags & (OMPI_QUEUE_EXEC_COLL_ITEM | OMPI_QUEUE_EXEC_POLLED))) {
-        if (node->flags & OMPI_QUEUE_EXEC_COLL_ITEM) {
+    if (OPAL_UNLIKELY(node->flags & (GRAPHS_ENGINE_COLL_ITEM | GRAPHS_ENGINE_POLLED))) {
+        if (node->flags & GRAPHS_ENGINE_COLL_ITEM) {
             /* a compound collective item lets the next collective start
              * only once it completed */
             exec->coll_next++;
         }
-        if (node->flags & OMPI_QUEUE_EXEC_POLLED) {
-            node->flags &= ~OMPI_QUEUE_EXEC_POLLED;
+        if (node->flags & GRAPHS_ENGINE_POLLED) {
+            node->flags &= ~GRAPHS_ENGINE_POLLED;
             (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, -1);
         }
     }
@@ -318,7 +318,7 @@ static inline bool exec_reqs_complete(ompi_request_t *const *reqs, int nreqs)
 static int exec_req_completed(ompi_request_t *req)
 {
     (void) req;
-    ompi_queue_exec_poke();
+    graphs_engine_poke();
     return 0;
 }
 
@@ -345,7 +345,7 @@ static inline bool exec_watch(ompi_request_t *const *reqs, int nreqs)
          * poked for it */
         opal_atomic_mb();
         if (exec_reqs_complete(reqs, nreqs)) {
-            ompi_queue_exec_poke();
+            graphs_engine_poke();
         }
     }
     return polled;
@@ -354,18 +354,18 @@ static inline bool exec_watch(ompi_request_t *const *reqs, int nreqs)
 /* a node now running on requests: have their completions poke the progress
  * callback (a sub-execution's own nodes do that for it); out of line, as a
  * node often completes in its start and never comes here */
-static __opal_attribute_noinline__ void exec_node_watch(ompi_queue_exec_node_t *node)
+static __opal_attribute_noinline__ void exec_node_watch(graphs_engine_node_t *node)
 {
     if (NULL != node->ops->progress) {
         return;
     }
-    if (exec_watch(node->reqs, node->nreqs) && !(node->flags & OMPI_QUEUE_EXEC_POLLED)) {
-        node->flags |= OMPI_QUEUE_EXEC_POLLED;
+    if (exec_watch(node->reqs, node->nreqs) && !(node->flags & GRAPHS_ENGINE_POLLED)) {
+        node->flags |= GRAPHS_ENGINE_POLLED;
         (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, 1);
     }
 }
 
-bool ompi_queue_exec_watch(ompi_request_t *const *reqs, int nreqs)
+bool graphs_engine_watch(ompi_request_t *const *reqs, int nreqs)
 {
     if (exec_watch(reqs, nreqs)) {
         (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, 1);
@@ -374,12 +374,12 @@ bool ompi_queue_exec_watch(ompi_request_t *const *reqs, int nreqs)
     return false;
 }
 
-void ompi_queue_exec_unpoll(void)
+void graphs_engine_unpoll(void)
 {
     (void) OPAL_THREAD_ADD_FETCH32(&exec_npolled, -1);
 }
 
-void ompi_queue_exec_cancel_reqs(ompi_request_t *const *reqs, int nreqs)
+void graphs_engine_cancel_reqs(ompi_request_t *const *reqs, int nreqs)
 {
     for (int r = 0; r < nreqs; ++r) {
         if (!REQUEST_COMPLETE(reqs[r]) && NULL != reqs[r]->req_cancel) {
@@ -388,7 +388,7 @@ void ompi_queue_exec_cancel_reqs(ompi_request_t *const *reqs, int nreqs)
     }
 }
 
-int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
+int graphs_engine_step(graphs_engine_t *exec, bool may_block)
 {
     int events = 0, progress;
     bool held_back;
@@ -403,8 +403,8 @@ int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
         progress = 0;
         held_back = false;
         for (int32_t i = exec->lo; i < grown_from; ++i) {
-            ompi_queue_exec_node_t *node = &exec->nodes[i];
-            if (OMPI_QUEUE_EXEC_RUNNING == node->state) {
+            graphs_engine_node_t *node = &exec->nodes[i];
+            if (GRAPHS_ENGINE_RUNNING == node->state) {
                 if (NULL != node->ops->progress && NULL == node->worker) {
                     /* a sub-execution: may append nodes to this one (goto),
                      * so the node is looked up again */
@@ -427,7 +427,7 @@ int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
                     exec_node_done(exec, i, rc);
                     progress++;
                 }
-            } else if (OMPI_QUEUE_EXEC_WAITING == node->state) {
+            } else if (GRAPHS_ENGINE_WAITING == node->state) {
                 int nreqs = 0, rc;
                 if (0 != node->deps_left) {
                     if (0 == exec->unchained) {
@@ -447,24 +447,24 @@ int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
                         held_back = true;
                         continue;
                     }
-                    if ((node->flags & OMPI_QUEUE_EXEC_BLOCKING) && !may_block) {
+                    if ((node->flags & GRAPHS_ENGINE_BLOCKING) && !may_block) {
                         if (exec_start_worker(node)) {
-                            node->state = OMPI_QUEUE_EXEC_RUNNING;
+                            node->state = GRAPHS_ENGINE_RUNNING;
                             exec->running++;
                             progress++;
-                            if (node->flags & OMPI_QUEUE_EXEC_COLL) {
+                            if (node->flags & GRAPHS_ENGINE_COLL) {
                                 exec->coll_next++;
                             }
                         }
                         continue;
                     }
-                    if (node->flags & OMPI_QUEUE_EXEC_COLL) {
+                    if (node->flags & GRAPHS_ENGINE_COLL) {
                         exec->coll_next++;
                     }
                 }
                 {
                     /* start may append nodes (a goto): the array may move */
-                    ompi_request_t *reqs[OMPI_QUEUE_EXEC_NODE_REQS];
+                    ompi_request_t *reqs[GRAPHS_ENGINE_NODE_REQS];
                     rc = node->ops->start(node->op, reqs, &nreqs);
                     node = &exec->nodes[i];
                     for (int r = 0; r < nreqs; ++r) {
@@ -481,7 +481,7 @@ int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
                     }
                 } else {
                     node->nreqs = (uint8_t) nreqs;
-                    node->state = OMPI_QUEUE_EXEC_RUNNING;
+                    node->state = GRAPHS_ENGINE_RUNNING;
                     exec->running++;
                     /* a small message is often complete at once: finish it
                      * in this pass so that its successor starts now */
@@ -495,7 +495,7 @@ int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
                 }
             }
         }
-        while (exec->lo < exec->nnodes && OMPI_QUEUE_EXEC_DONE == exec->nodes[exec->lo].state) {
+        while (exec->lo < exec->nnodes && GRAPHS_ENGINE_DONE == exec->nodes[exec->lo].state) {
             exec->lo++;
         }
         events += progress;
@@ -503,7 +503,7 @@ int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
             /* a goto re-activated part of the graph: one round per call, so
              * that an endless loop still returns to the caller (and can be
              * cancelled); the next progress call goes on */
-            ompi_queue_exec_poke();
+            graphs_engine_poke();
             break;
         }
         /* another pass finds something to do only where a collective
@@ -522,19 +522,19 @@ int ompi_queue_exec_step(ompi_queue_exec_t *exec, bool may_block)
     return events;
 }
 
-int ompi_queue_exec_track(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_t *ops, void *op,
-                          ompi_request_t **reqs, int nreqs)
+int graphs_engine_track(graphs_engine_t *exec, const graphs_engine_op_ops_t *ops, void *op,
+                        ompi_request_t **reqs, int nreqs)
 {
     /* idle: as a link of a chain it adds no dependency */
-    int idx = ompi_queue_exec_add(exec, ops, op, 0, 0, NULL, true);
+    int idx = graphs_engine_add(exec, ops, op, 0, 0, NULL, true);
 
     if (0 <= idx) {
-        ompi_queue_exec_node_t *node = &exec->nodes[idx];
+        graphs_engine_node_t *node = &exec->nodes[idx];
         for (int r = 0; r < nreqs; ++r) {
             node->reqs[r] = reqs[r];
         }
         node->nreqs = (uint8_t) nreqs;
-        node->state = OMPI_QUEUE_EXEC_RUNNING;
+        node->state = GRAPHS_ENGINE_RUNNING;
         exec->running++;
         exec_node_watch(node);
         return 0;
@@ -544,12 +544,12 @@ int ompi_queue_exec_track(ompi_queue_exec_t *exec, const ompi_queue_exec_op_ops_
         (void) ompi_request_wait_completion(reqs[r]);
     }
     (void) ops->finish(op, reqs, nreqs);
-    ompi_queue_exec_retire_now(exec, MPI_ERR_NO_MEM);
+    graphs_engine_retire_now(exec, MPI_ERR_NO_MEM);
     ops->release(op);
     return 1;
 }
 
-void ompi_queue_exec_cancel(ompi_queue_exec_t *exec)
+void graphs_engine_cancel(graphs_engine_t *exec)
 {
     exec->cancelled = true;
     if (MPI_SUCCESS == exec->error) {
@@ -557,32 +557,32 @@ void ompi_queue_exec_cancel(ompi_queue_exec_t *exec)
         exec->error_node = -1;
     }
     for (int32_t i = exec->lo; i < exec->nnodes; ++i) {
-        ompi_queue_exec_node_t *node = &exec->nodes[i];
-        if (OMPI_QUEUE_EXEC_RUNNING != node->state || NULL != node->worker) {
+        graphs_engine_node_t *node = &exec->nodes[i];
+        if (GRAPHS_ENGINE_RUNNING != node->state || NULL != node->worker) {
             continue;
         }
         if (NULL != node->ops->cancel) {
             node->ops->cancel(node->op);
         }
-        ompi_queue_exec_cancel_reqs(node->reqs, node->nreqs);
+        graphs_engine_cancel_reqs(node->reqs, node->nreqs);
     }
     /* with nothing running, the execution is complete now: the next sweep
      * must see it */
-    ompi_queue_exec_poke();
+    graphs_engine_poke();
 }
 
-int ompi_queue_exec_activate(ompi_queue_exec_t *exec)
+int graphs_engine_activate(graphs_engine_t *exec)
 {
     OPAL_THREAD_LOCK(&exec_active_lock);
     if (exec->active) {
         /* appended to while active: the next sweep looks at it again */
-        ompi_queue_exec_poke();
+        graphs_engine_poke();
         OPAL_THREAD_UNLOCK(&exec_active_lock);
         return OMPI_SUCCESS;
     }
     if (exec_active_count == exec_active_size) {
         int size = exec_active_size ? 2 * exec_active_size : 16;
-        ompi_queue_exec_t **active = realloc(exec_active, size * sizeof(*active));
+        graphs_engine_t **active = realloc(exec_active, size * sizeof(*active));
         if (NULL == active) {
             OPAL_THREAD_UNLOCK(&exec_active_lock);
             return OMPI_ERR_OUT_OF_RESOURCE;
@@ -603,7 +603,7 @@ int ompi_queue_exec_activate(ompi_queue_exec_t *exec)
     }
     /* under the lock: a sweep that takes this signal finds the execution
      * on the list */
-    ompi_queue_exec_poke();
+    graphs_engine_poke();
     OPAL_THREAD_UNLOCK(&exec_active_lock);
     /* a strong-progress thread that backed off into a sleep takes it now,
      * not at the end of its sleep */
@@ -612,7 +612,7 @@ int ompi_queue_exec_activate(ompi_queue_exec_t *exec)
 }
 
 /* active lock held */
-static void exec_remove(ompi_queue_exec_t *exec)
+static void exec_remove(graphs_engine_t *exec)
 {
     int last = exec_active_count - 1;
 
@@ -626,7 +626,7 @@ static void exec_remove(ompi_queue_exec_t *exec)
     exec->active_index = -1;
 }
 
-void ompi_queue_exec_deactivate(ompi_queue_exec_t *exec)
+void graphs_engine_deactivate(graphs_engine_t *exec)
 {
     OPAL_THREAD_LOCK(&exec_active_lock);
     if (exec->active) {
@@ -639,7 +639,7 @@ void ompi_queue_exec_deactivate(ompi_queue_exec_t *exec)
  * set up for a poll that finds nothing to do) */
 static __opal_attribute_noinline__ int exec_sweep(int32_t signal)
 {
-    ompi_queue_exec_t *done[EXEC_DONE_BATCH];
+    graphs_engine_t *done[EXEC_DONE_BATCH];
     int ndone = 0, events = 0;
 
     if (0 != OPAL_THREAD_TRYLOCK(&exec_active_lock)) {
@@ -647,13 +647,13 @@ static __opal_attribute_noinline__ int exec_sweep(int32_t signal)
     }
     exec_seen = signal;
     for (int i = 0; i < exec_active_count && ndone < EXEC_DONE_BATCH;) {
-        ompi_queue_exec_t *exec = exec_active[i];
+        graphs_engine_t *exec = exec_active[i];
         bool complete;
         int ev;
 
         if (0 != OPAL_THREAD_TRYLOCK(&exec->lock)) {
             /* not looked at: the next call does */
-            ompi_queue_exec_poke();
+            graphs_engine_poke();
             ++i;
             continue;
         }
@@ -661,11 +661,11 @@ static __opal_attribute_noinline__ int exec_sweep(int32_t signal)
             /* this thread is inside this execution already (a callback
              * that made a progressing MPI call) */
             OPAL_THREAD_UNLOCK(&exec->lock);
-            ompi_queue_exec_poke();
+            graphs_engine_poke();
             ++i;
             continue;
         }
-        ev = ompi_queue_exec_step(exec, false);
+        ev = graphs_engine_step(exec, false);
         events += ev;
         if (exec->open) {
             if (NULL != exec->progressed_cb) {
@@ -682,7 +682,7 @@ static __opal_attribute_noinline__ int exec_sweep(int32_t signal)
             OPAL_THREAD_UNLOCK(&exec->lock);
             continue;
         }
-        complete = ompi_queue_exec_complete(exec);
+        complete = graphs_engine_complete(exec);
         OPAL_THREAD_UNLOCK(&exec->lock);
         if (complete) {
             exec_remove(exec);
@@ -693,7 +693,7 @@ static __opal_attribute_noinline__ int exec_sweep(int32_t signal)
     }
     if (EXEC_DONE_BATCH == ndone) {
         /* the rest of the list was not looked at */
-        ompi_queue_exec_poke();
+        graphs_engine_poke();
     }
     OPAL_THREAD_UNLOCK(&exec_active_lock);
     for (int i = 0; i < ndone; ++i) {
@@ -711,7 +711,7 @@ static int exec_progress(void)
     }
     /* nothing completed or poked since the last sweep: nothing to do (a
      * poll of a waiting execution costs a few loads) */
-    signal = ompi_queue_exec_signal;
+    signal = graphs_engine_signal;
     if (signal == exec_seen && 0 == exec_npolled
         && (!opal_using_threads() || 0 != (++exec_calls % EXEC_SWEEP_EVERY))) {
         return 0;
@@ -719,17 +719,16 @@ static int exec_progress(void)
     return exec_sweep(signal);
 }
 
-void ompi_queue_exec_drive(ompi_queue_exec_t *exec)
+void graphs_engine_drive(graphs_engine_t *exec)
 {
     opal_progress();
     OPAL_THREAD_LOCK(&exec->lock);
-    (void) ompi_queue_exec_advance(exec, true);
+    (void) graphs_engine_advance(exec, true);
     OPAL_THREAD_UNLOCK(&exec->lock);
 }
 
-void ompi_queue_exec_progress_fini(void)
+void graphs_engine_progress_fini(void)
 {
-    ompi_queue_exec_held_fini();
     OPAL_THREAD_LOCK(&exec_active_lock);
     if (exec_registered) {
         opal_progress_unregister(exec_progress);
