@@ -24,14 +24,29 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/request/request_owner.h"
 
-#define OMPI_REQUEST_OWNERS_MAX 4
-
 opal_atomic_int32_t ompi_request_owned = 0;
+ompi_request_complete_fn_t volatile ompi_request_owner_callbacks[OMPI_REQUEST_OWNERS_MAX];
+volatile int ompi_request_owner_ncallbacks = 0;
 
 /* refusing owners first, then driving ones */
 static const ompi_request_owner_t *volatile request_owners[OMPI_REQUEST_OWNERS_MAX];
 static volatile int request_owners_count = 0;
 static opal_mutex_t request_owners_lock = OPAL_MUTEX_STATIC_INIT;
+
+/* lock held: the owners' completion callbacks, for the inline test of
+ * request_owner.h (written before the count that publishes them) */
+static void request_owner_callbacks_update(void)
+{
+    int n = 0;
+
+    for (int i = 0; i < request_owners_count; ++i) {
+        if (NULL != request_owners[i]->completed) {
+            ompi_request_owner_callbacks[n++] = request_owners[i]->completed;
+        }
+    }
+    opal_atomic_wmb();
+    ompi_request_owner_ncallbacks = n;
+}
 
 int ompi_request_owner_register(const ompi_request_owner_t *owner)
 {
@@ -50,6 +65,7 @@ int ompi_request_owner_register(const ompi_request_owner_t *owner)
         request_owners[i] = owner;
         opal_atomic_wmb();
         request_owners_count++;
+        request_owner_callbacks_update();
     }
     OPAL_THREAD_UNLOCK(&request_owners_lock);
     return ret;
@@ -64,6 +80,7 @@ void ompi_request_owner_unregister(const ompi_request_owner_t *owner)
                 request_owners[j - 1] = request_owners[j];
             }
             request_owners_count--;
+            request_owner_callbacks_update();
             break;
         }
     }
@@ -90,16 +107,3 @@ int ompi_request_owner_check_slow(int count, ompi_request_t **requests,
     return MPI_SUCCESS;
 }
 
-bool ompi_request_owner_holds_slow(const ompi_request_t *request)
-{
-    ompi_request_complete_fn_t cb = request->req_complete_cb;
-    int n = request_owners_count;
-
-    opal_atomic_rmb();
-    for (int i = 0; i < n; ++i) {
-        if (NULL != request_owners[i]->completed && cb == request_owners[i]->completed) {
-            return true;
-        }
-    }
-    return false;
-}

@@ -84,6 +84,16 @@ typedef struct ompi_request_owner_t {
  * the completion calls ask the owners only when it is not zero. */
 OMPI_DECLSPEC extern opal_atomic_int32_t ompi_request_owned;
 
+#define OMPI_REQUEST_OWNERS_MAX 4
+
+/** The completion callbacks of the registered owners that have one (kept by
+ * ompi_request_owner_register and _unregister): read inline by
+ * ompi_request_owner_holds and ompi_request_owner_complete, on the path of
+ * every matched start and completion. */
+OMPI_DECLSPEC extern ompi_request_complete_fn_t volatile
+    ompi_request_owner_callbacks[OMPI_REQUEST_OWNERS_MAX];
+OMPI_DECLSPEC extern volatile int ompi_request_owner_ncallbacks;
+
 /**
  * Make an owner known (once; the description stays valid until
  * ompi_request_owner_unregister).  Owners that refuse are asked before
@@ -97,7 +107,20 @@ OMPI_DECLSPEC void ompi_request_owner_unregister(const ompi_request_owner_t *own
 OMPI_DECLSPEC int ompi_request_owner_check_slow(int count, ompi_request_t **requests,
                                                 ompi_request_owner_mode_t mode,
                                                 const char *func);
-OMPI_DECLSPEC bool ompi_request_owner_holds_slow(const ompi_request_t *request);
+
+/** cb is an owner's completion callback (a request that carries it is held). */
+static inline bool ompi_request_owner_is_callback(ompi_request_complete_fn_t cb)
+{
+    int n = ompi_request_owner_ncallbacks;
+
+    opal_atomic_rmb();
+    for (int i = 0; i < n; ++i) {
+        if (cb == ompi_request_owner_callbacks[i]) {
+            return true;
+        }
+    }
+    return false;
+}
 
 /**
  * Ask the owners before a completion call on count requests (the program's
@@ -121,7 +144,9 @@ static inline int ompi_request_owner_check(int count, ompi_request_t **requests,
  * watches). */
 static inline bool ompi_request_owner_holds(const ompi_request_t *request)
 {
-    return NULL != request->req_complete_cb && ompi_request_owner_holds_slow(request);
+    ompi_request_complete_fn_t cb = request->req_complete_cb;
+
+    return NULL != cb && ompi_request_owner_is_callback(cb);
 }
 
 /** In an owner's completion callback: complete the request as
@@ -146,7 +171,7 @@ static inline void ompi_request_owner_complete(ompi_request_t *request)
 {
     ompi_request_complete_fn_t cb = request->req_complete_cb;
 
-    if (NULL != cb && ompi_request_owner_holds_slow(request)) {
+    if (NULL != cb && ompi_request_owner_is_callback(cb)) {
         (void) cb(request);
         return;
     }
