@@ -101,18 +101,25 @@ static bool exec_start_worker(graphs_engine_node_t *node)
     return true;
 }
 
-void graphs_engine_init(graphs_engine_t *exec, bool open, graphs_engine_done_fn_t done_cb,
-                        graphs_engine_progressed_fn_t progressed_cb, void *cbdata)
+/* no nodes, no error: what a new execution and a reset one share */
+static void exec_clear(graphs_engine_t *exec)
 {
-    OBJ_CONSTRUCT(&exec->lock, opal_mutex_t);
-    exec->nodes = NULL;
-    exec->nnodes = exec->cap = exec->lo = exec->running = exec->unchained = 0;
+    exec->nnodes = exec->lo = exec->running = exec->unchained = 0;
     exec->unchained_all = 0;
     exec->retired = 0;
     exec->error = MPI_SUCCESS;
     exec->error_node = -1;
     exec->coll_count = exec->coll_next = 0;
     exec->cancelled = false;
+}
+
+void graphs_engine_init(graphs_engine_t *exec, bool open, graphs_engine_done_fn_t done_cb,
+                        graphs_engine_progressed_fn_t progressed_cb, void *cbdata)
+{
+    OBJ_CONSTRUCT(&exec->lock, opal_mutex_t);
+    exec->nodes = NULL;
+    exec->cap = 0;
+    exec_clear(exec);
     exec->open = open;
     exec->paused = false;
     exec->advancing = false;
@@ -141,13 +148,7 @@ static void exec_drop_nodes(graphs_engine_t *exec, int32_t from, int32_t to)
 void graphs_engine_reset(graphs_engine_t *exec)
 {
     exec_drop_nodes(exec, 0, exec->nnodes);
-    exec->nnodes = exec->lo = exec->running = exec->unchained = 0;
-    exec->unchained_all = 0;
-    exec->retired = 0;
-    exec->error = MPI_SUCCESS;
-    exec->error_node = -1;
-    exec->coll_count = exec->coll_next = 0;
-    exec->cancelled = false;
+    exec_clear(exec);
 }
 
 bool graphs_engine_rewind(graphs_engine_t *exec)
