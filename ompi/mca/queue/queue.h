@@ -109,21 +109,44 @@ typedef int (*mca_queue_base_module_queue_create_fn_t)(struct ompi_queue_t *queu
 typedef int (*mca_queue_base_module_queue_destroy_fn_t)(struct ompi_queue_t *queue);
 
 /**
+ * Why an enqueue refused its requests: the first request that may not be
+ * enqueued and the reason, for the binding's error message.
+ */
+typedef struct mca_queue_base_refusal_t {
+    int index;           /**< index of the refused request */
+    const char *reason;  /**< static string */
+} mca_queue_base_refusal_t;
+
+/**
  * Enqueue the start of count requests (one group: they may initiate in any
- * order).  The base has checked them; the module must not fail part-way:
- * either all are enqueued or none.
+ * order).  The module must not fail part-way: either all are enqueued or
+ * none.
+ *
+ * The module checks the requests itself, in the same critical section as
+ * the enqueue (the host engine: ompi_queue_host_enqueue_start), so that
+ * another thread's completion cannot come between the check and the
+ * enqueue.  A request that may not be started on this queue (see the
+ * chapter's rules: matched, inactive or waited on this queue, not twice in
+ * the group) makes it return OMPI_ERR_REQUEST with *refusal filled and
+ * nothing enqueued.  refusal NULL: the caller vouches for the requests (an
+ * extension enqueuing requests it made itself) and nothing is checked.
+ * Called by the thread that calls the binding.
  */
 typedef int (*mca_queue_base_module_enqueue_start_fn_t)(struct ompi_queue_t *queue, int count,
-                                                        struct ompi_request_t **requests);
+                                                        struct ompi_request_t **requests,
+                                                        mca_queue_base_refusal_t *refusal);
 
 /**
  * Enqueue a wait for count requests started on this queue (one group).
  * statuses is NULL when ignored; otherwise statuses[i] is written when the
- * wait of requests[i] completes.
+ * wait of requests[i] completes.  Checks and refusal as for
+ * enqueue_start: a request whose start was not enqueued on this queue, or
+ * whose wait already is, is refused.
  */
 typedef int (*mca_queue_base_module_enqueue_wait_fn_t)(struct ompi_queue_t *queue, int count,
                                                        struct ompi_request_t **requests,
-                                                       ompi_status_public_t *statuses);
+                                                       ompi_status_public_t *statuses,
+                                                       mca_queue_base_refusal_t *refusal);
 
 /**
  * Block until every entry of the queue has completed.  Returns the first

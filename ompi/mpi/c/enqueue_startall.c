@@ -28,8 +28,8 @@ static const char FUNC_NAME[] = "MPI_Enqueue_startall";
 
 int MPI_Enqueue_startall(MPI_Queue *queue, int count, MPI_Request array_of_requests[])
 {
-    const char *reason = NULL;
-    int bad = 0, ret;
+    mca_queue_base_refusal_t refusal;
+    int ret;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -45,22 +45,15 @@ int MPI_Enqueue_startall(MPI_Queue *queue, int count, MPI_Request array_of_reque
     if (0 == count) {
         return MPI_SUCCESS;
     }
-    /* a bad member: no member is enqueued */
-    if (OMPI_SUCCESS != ompi_queue_check_requests(*queue, count, array_of_requests, false, &bad,
-                                                  &reason)) {
-        return mca_match_base_error(array_of_requests[bad], MPI_ERR_REQUEST, FUNC_NAME, reason);
-    }
     if (NULL == (*queue)->q_module->queue_enqueue_start) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_UNSUPPORTED_OPERATION,
                                                "MPI_Enqueue_startall: not implemented for this "
                                                "queue type yet");
     }
-    ret = (*queue)->q_module->queue_enqueue_start(*queue, count, array_of_requests);
+    ret = (*queue)->q_module->queue_enqueue_start(*queue, count, array_of_requests, &refusal);
     if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
-        return mca_match_base_error(array_of_requests[0], ompi_errcode_get_mpi_code(ret),
-                                    FUNC_NAME,
-                                    ompi_queue_enqueue_failure(ret,
-                                                               "the starts could not be enqueued"));
+        return ompi_queue_enqueue_error(ret, array_of_requests, &refusal, FUNC_NAME,
+                                        "the starts could not be enqueued");
     }
     return MPI_SUCCESS;
 }

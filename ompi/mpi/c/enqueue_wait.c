@@ -28,7 +28,7 @@ static const char FUNC_NAME[] = "MPI_Enqueue_wait";
 
 int MPI_Enqueue_wait(MPI_Queue *queue, MPI_Request *request, MPI_Status *status)
 {
-    const char *reason = NULL;
+    mca_queue_base_refusal_t refusal;
     int ret;
 
     if (MPI_PARAM_CHECK) {
@@ -41,20 +41,17 @@ int MPI_Enqueue_wait(MPI_Queue *queue, MPI_Request *request, MPI_Status *status)
     if (NULL == request) {
         return mca_match_base_error(NULL, MPI_ERR_REQUEST, FUNC_NAME, "request is a NULL pointer");
     }
-    if (OMPI_SUCCESS != ompi_queue_check_one(*queue, *request, true, &reason)) {
-        return mca_match_base_error(*request, MPI_ERR_REQUEST, FUNC_NAME, reason);
-    }
     if (NULL == (*queue)->q_module->queue_enqueue_wait) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_UNSUPPORTED_OPERATION,
                                                "MPI_Enqueue_wait: not implemented for this "
                                                "queue type yet");
     }
     ret = (*queue)->q_module->queue_enqueue_wait(*queue, 1, request,
-                                                 MPI_STATUS_IGNORE == status ? NULL : status);
+                                                 MPI_STATUS_IGNORE == status ? NULL : status,
+                                                 &refusal);
     if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
-        return mca_match_base_error(*request, ompi_errcode_get_mpi_code(ret), FUNC_NAME,
-                                    ompi_queue_enqueue_failure(ret,
-                                                               "the wait could not be enqueued"));
+        return ompi_queue_enqueue_error(ret, request, &refusal, FUNC_NAME,
+                                        "the wait could not be enqueued");
     }
     return MPI_SUCCESS;
 }

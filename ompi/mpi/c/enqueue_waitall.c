@@ -29,8 +29,8 @@ static const char FUNC_NAME[] = "MPI_Enqueue_waitall";
 int MPI_Enqueue_waitall(MPI_Queue *queue, int count, MPI_Request array_of_requests[],
                         MPI_Status array_of_statuses[])
 {
-    const char *reason = NULL;
-    int bad = 0, ret;
+    mca_queue_base_refusal_t refusal;
+    int ret;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -46,10 +46,6 @@ int MPI_Enqueue_waitall(MPI_Queue *queue, int count, MPI_Request array_of_reques
     if (0 == count) {
         return MPI_SUCCESS;
     }
-    if (OMPI_SUCCESS != ompi_queue_check_requests(*queue, count, array_of_requests, true, &bad,
-                                                  &reason)) {
-        return mca_match_base_error(array_of_requests[bad], MPI_ERR_REQUEST, FUNC_NAME, reason);
-    }
     if (NULL == (*queue)->q_module->queue_enqueue_wait) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_UNSUPPORTED_OPERATION,
                                                "MPI_Enqueue_waitall: not implemented for this "
@@ -57,12 +53,10 @@ int MPI_Enqueue_waitall(MPI_Queue *queue, int count, MPI_Request array_of_reques
     }
     ret = (*queue)->q_module->queue_enqueue_wait(
         *queue, count, array_of_requests,
-        MPI_STATUSES_IGNORE == array_of_statuses ? NULL : array_of_statuses);
+        MPI_STATUSES_IGNORE == array_of_statuses ? NULL : array_of_statuses, &refusal);
     if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
-        return mca_match_base_error(array_of_requests[0], ompi_errcode_get_mpi_code(ret),
-                                    FUNC_NAME,
-                                    ompi_queue_enqueue_failure(ret,
-                                                               "the waits could not be enqueued"));
+        return ompi_queue_enqueue_error(ret, array_of_requests, &refusal, FUNC_NAME,
+                                        "the waits could not be enqueued");
     }
     return MPI_SUCCESS;
 }

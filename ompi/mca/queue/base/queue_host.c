@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "opal/mca/threads/mutex.h"
+#include "opal/mca/threads/thread_usage.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 #include "opal/util/output.h"
@@ -47,6 +48,29 @@ static inline ompi_request_t **queue_entry_reqs(queue_entry_t *entry)
     return entry->count <= QUEUE_ENTRY_INLINE ? entry->r.inl : entry->r.heap;
 }
 
+/*
+ * A queue's hold of a matched request, from its enqueued start until the
+ * completion of its enqueued wait (request_owner.h): the request's
+ * req_complete_cb is queue_owned_completed and its req_complete_cb_data this
+ * record.
+ */
+typedef struct queue_claim_t {
+    ompi_queue_t *queue;
+    int32_t starts;              /**< enqueued starts whose wait has not completed */
+    int32_t waits;               /**< enqueued waits not completed */
+    struct queue_claim_t *next;  /**< in the engine's spare records */
+} queue_claim_t;
+
+static int queue_owned_completed(ompi_request_t *req);
+
+/* the queue's hold of req, NULL when no queue holds it */
+static inline queue_claim_t *queue_claim(const ompi_request_t *req)
+{
+    return (queue_owned_completed == req->req_complete_cb)
+               ? (queue_claim_t *) req->req_complete_cb_data
+               : NULL;
+}
+
 /** The host engine's part of a queue (queue->q_module_data of the default type). */
 /* The FIFO is a ring of entries owned by the queue, grown by doubling and
  * never shrunk: a queue in steady state enqueues and retires entries with no
@@ -67,7 +91,7 @@ typedef struct {
     void *ctx;                    /**< the component's */
     uint64_t starts_posted, starts_run;  /**< trigger values posted / seen and run */
     uint64_t waits_posted, waits_done;   /**< done values posted / written */
-    ompi_queue_claim_t *spare_claims;    /**< records of holds given back, for the next */
+    queue_claim_t *spare_claims;    /**< records of holds given back, for the next */
 } queue_host_t;
 
 /* queues with entries: progress returns at once when there are none */
@@ -99,14 +123,23 @@ static int queue_host_progress(void);
  * without unwinding the transport's progress and without waiting for the
  * queue's progress callback.  Only this thread's own queue is advanced that
  * way, which is what makes it safe: the queue cannot be freed meanwhile. */
-static opal_thread_local ompi_queue_t *queue_host_driven = NULL;
+static opal_thread_local ompi_queue_t *queue_host_driven_mt = NULL;
+/* the same without threads, when no other thread can complete a request:
+ * a thread-local variable of a shared library is a call into the loader
+ * at each completion */
+static ompi_queue_t *queue_host_driven_st = NULL;
+
+static inline ompi_queue_t **queue_host_driven(void)
+{
+    return opal_using_threads() ? &queue_host_driven_mt : &queue_host_driven_st;
+}
 
 static int queue_owner_check(int count, ompi_request_t **requests,
                              ompi_request_owner_mode_t mode);
 
 /* queues refuse the program's completion calls on the requests they hold */
 static const ompi_request_owner_t queue_owner = {
-    .completed = ompi_queue_owned_completed,
+    .completed = queue_owned_completed,
     .refusal = "the request's enqueued start is pending: only its queue may wait for it",
     .check = queue_owner_check,
 };
@@ -155,18 +188,18 @@ static int queue_owner_check(int count, ompi_request_t **requests,
 {
     (void) mode;
     for (int i = 0; i < count; ++i) {
-        if (NULL != requests[i] && ompi_queue_owned_completed == requests[i]->req_complete_cb) {
+        if (NULL != requests[i] && queue_owned_completed == requests[i]->req_complete_cb) {
             return i;
         }
     }
     return -1;
 }
 
-int ompi_queue_owned_completed(ompi_request_t *req)
+static int queue_owned_completed(ompi_request_t *req)
 {
     /* read before the completion: from then on the queue may give the
      * request back and reuse the record */
-    ompi_queue_t *queue = ((ompi_queue_claim_t *) req->req_complete_cb_data)->queue;
+    ompi_queue_t *queue = ((queue_claim_t *) req->req_complete_cb_data)->queue;
 
     /* held until its enqueued wait completes: the callback stays set
      * (ompi_request_owner_complete) */
@@ -175,45 +208,67 @@ int ompi_queue_owned_completed(ompi_request_t *req)
     return 1;
 }
 
-static inline mca_match_request_t *queue_matched(ompi_request_t *req)
+/* lock held: whether req may be started (is_wait false) or waited on this
+ * queue, by the chapter's rules */
+static inline int queue_check_one(ompi_queue_t *queue, ompi_request_t *req, bool is_wait,
+                                  const char **reason)
 {
-    return ompi_queue_matched(req);
+    mca_match_request_t *mr;
+    queue_claim_t *claim;
+
+    if (OPAL_UNLIKELY(NULL == req || MPI_REQUEST_NULL == req
+                      || OMPI_REQUEST_INVALID == req->req_state)) {
+        *reason = "the request is MPI_REQUEST_NULL or was freed";
+        return OMPI_ERR_REQUEST;
+    }
+    if (OPAL_UNLIKELY(!mca_match_request_is(req))) {
+        /* partitioned requests carry no hold: their misuse is not detected */
+        if (OMPI_REQUEST_PART == req->req_type && req->req_persistent) {
+            return OMPI_SUCCESS;
+        }
+        *reason = req->req_persistent
+                      ? "the request is not matched (MPI_Match it first)"
+                      : "only matched persistent or partitioned requests can be enqueued";
+        return OMPI_ERR_REQUEST;
+    }
+    mr = (mca_match_request_t *) req;
+    if (OPAL_UNLIKELY(MCA_MATCH_STATE_MATCHED != mr->mr_state)) {
+        *reason = "the request's match has not completed";
+        return OMPI_ERR_REQUEST;
+    }
+    claim = queue_claim(req);
+    if (is_wait) {
+        if (OPAL_UNLIKELY(NULL == claim || claim->queue != queue
+                          || claim->waits >= claim->starts)) {
+            *reason = "the request's start was not enqueued on this queue, or its wait "
+                      "is already enqueued";
+            return OMPI_ERR_REQUEST;
+        }
+    } else if (NULL == claim) {
+        if (OPAL_UNLIKELY(OMPI_REQUEST_INACTIVE != req->req_state)) {
+            *reason = "the request is active";
+            return OMPI_ERR_REQUEST;
+        }
+    } else if (OPAL_UNLIKELY(claim->queue != queue || claim->waits != claim->starts)) {
+        *reason = "the request's enqueued start is pending: enqueue its wait first, on the "
+                  "same queue";
+        return OMPI_ERR_REQUEST;
+    }
+    return OMPI_SUCCESS;
 }
 
-int ompi_queue_check_one_mt(ompi_queue_t *queue, ompi_request_t *req, bool is_wait,
-                            const char **reason)
+/* lock held: a group's checks, each member's and then the group's own */
+static int queue_check_group(ompi_queue_t *queue, int count, ompi_request_t **requests,
+                             bool is_wait, mca_queue_base_refusal_t *refusal)
 {
-    queue_host_t *host = (queue_host_t *) queue->q_module_data;
-    int ret;
-
-    OPAL_THREAD_LOCK(&host->lock);
-    ret = ompi_queue_check_one_held(queue, req, is_wait, reason);
-    OPAL_THREAD_UNLOCK(&host->lock);
-    return ret;
-}
-
-int ompi_queue_check_requests(ompi_queue_t *queue, int count, ompi_request_t **requests,
-                              bool is_wait, int *bad, const char **reason)
-{
-    queue_host_t *host = (queue_host_t *) queue->q_module_data;
-    int ret = OMPI_SUCCESS;
-
-    /* the counts of a hold change under the lock when another thread's
-     * progress retires an earlier wait: read them as one */
-    OPAL_THREAD_LOCK(&host->lock);
     for (int i = 0; i < count; ++i) {
-        *bad = i;
-        if (OMPI_SUCCESS != ompi_queue_check_one_held(queue, requests[i], is_wait, reason)) {
-            ret = OMPI_ERR_REQUEST;
-            break;
+        if (OMPI_SUCCESS != queue_check_one(queue, requests[i], is_wait, &refusal->reason)) {
+            refusal->index = i;
+            return OMPI_ERR_REQUEST;
         }
     }
-    OPAL_THREAD_UNLOCK(&host->lock);
-    if (OMPI_SUCCESS != ret) {
-        return ret;
-    }
-    if (0 <= (*bad = mca_match_base_find_duplicate(count, requests))) {
-        *reason = "the same request appears twice";
+    if (0 <= (refusal->index = mca_match_base_find_duplicate(count, requests))) {
+        refusal->reason = "the same request appears twice";
         return OMPI_ERR_REQUEST;
     }
     return OMPI_SUCCESS;
@@ -222,7 +277,7 @@ int ompi_queue_check_requests(ompi_queue_t *queue, int count, ompi_request_t **r
 /* lock held: the queue gives the request back (its counts are zero: a
  * record is spare with zero counts) */
 static inline void queue_release_owner(queue_host_t *host, ompi_request_t *req,
-                                       ompi_queue_claim_t *claim)
+                                       queue_claim_t *claim)
 {
     /* the data is read only while the callback is the queue's */
     req->req_complete_cb = NULL;
@@ -235,7 +290,7 @@ static inline void queue_release_owner(queue_host_t *host, ompi_request_t *req,
 static void queue_unown(queue_host_t *host, int count, ompi_request_t **requests, bool is_wait)
 {
     for (int i = 0; i < count; ++i) {
-        ompi_queue_claim_t *claim = ompi_queue_claim(requests[i]);
+        queue_claim_t *claim = queue_claim(requests[i]);
         if (NULL == claim) {
             continue;
         }
@@ -249,9 +304,9 @@ static void queue_unown(queue_host_t *host, int count, ompi_request_t **requests
 }
 
 /* lock held: a record for a new hold (a spare one, or a new one) */
-static ompi_queue_claim_t *queue_claim_new(queue_host_t *host, ompi_queue_t *queue)
+static queue_claim_t *queue_claim_new(queue_host_t *host, ompi_queue_t *queue)
 {
-    ompi_queue_claim_t *claim = host->spare_claims;
+    queue_claim_t *claim = host->spare_claims;
 
     if (OPAL_LIKELY(NULL != claim)) {
         host->spare_claims = claim->next;
@@ -264,26 +319,40 @@ static ompi_queue_claim_t *queue_claim_new(queue_host_t *host, ompi_queue_t *que
     return claim;
 }
 
-/* lock held: requests checked by ompi_queue_check_one; a matched request
- * not held yet becomes the queue's; false when out of memory (then none is
- * held anew) */
-static inline bool queue_own(queue_host_t *host, ompi_queue_t *queue, int count,
-                             ompi_request_t **requests, bool is_wait)
+/* lock held: check the requests (refusal not NULL) and make each matched
+ * one not held yet the queue's.  OMPI_ERR_REQUEST (*refusal filled) or
+ * OMPI_ERR_OUT_OF_RESOURCE: nothing is held anew.  A single request is
+ * checked as it is taken, since each enqueue call pays for this. */
+static inline int queue_own(queue_host_t *host, ompi_queue_t *queue, int count,
+                            ompi_request_t **requests, bool is_wait,
+                            mca_queue_base_refusal_t *refusal)
 {
+    if (NULL != refusal && 1 < count) {
+        if (OMPI_SUCCESS != queue_check_group(queue, count, requests, is_wait, refusal)) {
+            return OMPI_ERR_REQUEST;
+        }
+        refusal = NULL;
+    }
     for (int i = 0; i < count; ++i) {
         ompi_request_t *req = requests[i];
-        ompi_queue_claim_t *claim;
+        queue_claim_t *claim;
 
-        if (NULL == queue_matched(req)) {
+        if (NULL != refusal
+            && OMPI_SUCCESS != queue_check_one(queue, req, is_wait, &refusal->reason)) {
+            /* the only request: nothing taken yet */
+            refusal->index = i;
+            return OMPI_ERR_REQUEST;
+        }
+        if (!mca_match_request_is(req)) {
             continue;
         }
-        if (NULL == (claim = ompi_queue_claim(req))) {
+        if (NULL == (claim = queue_claim(req))) {
             if (OPAL_UNLIKELY(NULL == (claim = queue_claim_new(host, queue)))) {
                 queue_unown(host, i, requests, is_wait);
-                return false;
+                return OMPI_ERR_OUT_OF_RESOURCE;
             }
             req->req_complete_cb_data = claim;
-            req->req_complete_cb = ompi_queue_owned_completed;
+            req->req_complete_cb = queue_owned_completed;
             (void) OPAL_THREAD_ADD_FETCH32(&ompi_request_owned, 1);
         }
         if (is_wait) {
@@ -292,12 +361,12 @@ static inline bool queue_own(queue_host_t *host, ompi_queue_t *queue, int count,
             claim->starts++;
         }
     }
-    return true;
+    return OMPI_SUCCESS;
 }
 
 static void queue_disown(queue_host_t *host, ompi_request_t *req, bool all)
 {
-    ompi_queue_claim_t *claim = ompi_queue_claim(req);
+    queue_claim_t *claim = queue_claim(req);
 
     if (NULL == claim) {
         return;
@@ -509,7 +578,7 @@ static void queue_request_completed(ompi_queue_t *queue)
 {
     queue_host_t *host;
 
-    if (queue != queue_host_driven) {
+    if (queue != *queue_host_driven()) {
         return;
     }
     host = (queue_host_t *) queue->q_module_data;
@@ -527,11 +596,11 @@ static void queue_request_completed(ompi_queue_t *queue)
 /* progress on behalf of one queue, with its completions advancing it */
 static void queue_host_drive(ompi_queue_t *queue)
 {
-    ompi_queue_t *outer = queue_host_driven;
+    ompi_queue_t **driven = queue_host_driven(), *outer = *driven;
 
-    queue_host_driven = queue;
+    *driven = queue;
     opal_progress();
-    queue_host_driven = outer;
+    *driven = outer;
 }
 
 static int queue_host_progress(void)
@@ -636,7 +705,7 @@ void ompi_queue_host_destroy(ompi_queue_t *queue)
         queue_fifo_pop(host);
     }
     while (NULL != host->spare_claims) {
-        ompi_queue_claim_t *claim = host->spare_claims;
+        queue_claim_t *claim = host->spare_claims;
         host->spare_claims = claim->next;
         free(claim);
     }
@@ -687,16 +756,18 @@ static int queue_enqueue_triggered(queue_host_t *host, ompi_queue_t *queue,
     return OMPI_SUCCESS;
 }
 
-int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t **requests)
+int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t **requests,
+                                  mca_queue_base_refusal_t *refusal)
 {
     queue_host_t *host = (queue_host_t *) queue->q_module_data;
     queue_entry_t *entry;
-    int ret = OMPI_SUCCESS;
+    int ret;
 
     OPAL_THREAD_LOCK(&host->lock);
-    if (OPAL_UNLIKELY(!queue_own(host, queue, count, requests, false))) {
+    if (OPAL_UNLIKELY(OMPI_SUCCESS
+                      != (ret = queue_own(host, queue, count, requests, false, refusal)))) {
         OPAL_THREAD_UNLOCK(&host->lock);
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return ret;
     }
     if (NULL != host->ops) {
         ret = queue_enqueue_triggered(host, queue, QUEUE_ENTRY_START, count, requests, NULL);
@@ -728,17 +799,19 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
 }
 
 int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t **requests,
-                                 ompi_status_public_t *statuses)
+                                 ompi_status_public_t *statuses,
+                                 mca_queue_base_refusal_t *refusal)
 {
     queue_host_t *host = (queue_host_t *) queue->q_module_data;
     queue_entry_t *entry;
-    int ret = OMPI_SUCCESS;
+    int ret;
     bool was_empty, poll = false;
 
     OPAL_THREAD_LOCK(&host->lock);
-    if (OPAL_UNLIKELY(!queue_own(host, queue, count, requests, true))) {
+    if (OPAL_UNLIKELY(OMPI_SUCCESS
+                      != (ret = queue_own(host, queue, count, requests, true, refusal)))) {
         OPAL_THREAD_UNLOCK(&host->lock);
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return ret;
     }
     was_empty = queue_fifo_empty(host);
     if (NULL != host->ops) {
@@ -782,13 +855,13 @@ int ompi_queue_host_fence(ompi_queue_t *queue)
         /* the progress callback, and the completion of this queue's requests
          * in this thread, advance the queue: spin on progress alone, as
          * MPI_Wait does, so completion is seen as soon as it happens */
-        ompi_queue_t *outer = queue_host_driven;
+        ompi_queue_t **driven = queue_host_driven(), *outer = *driven;
         OPAL_THREAD_UNLOCK(&host->lock);
-        queue_host_driven = queue;
+        *driven = queue;
         while (!queue_fifo_empty(host) && !host->stuck) {
             opal_progress();
         }
-        queue_host_driven = outer;
+        *driven = outer;
         OPAL_THREAD_LOCK(&host->lock);
         (void) queue_advance(host);
     }

@@ -30,8 +30,6 @@
 
 #include "ompi_config.h"
 
-#include "opal/mca/threads/thread_usage.h"
-#include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/queue/base/queue_object.h"
 #include "ompi/request/request.h"
 
@@ -91,133 +89,15 @@ int ompi_queue_host_create_triggered(ompi_queue_t *queue, const ompi_queue_trigg
 /** The component's per-queue state given at creation. */
 void *ompi_queue_host_ctx(ompi_queue_t *queue);
 
-int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t **requests);
+/* the module slots of queue.h: checks and refusal as documented there */
+int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t **requests,
+                                  mca_queue_base_refusal_t *refusal);
 int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t **requests,
-                                 ompi_status_public_t *statuses);
+                                 ompi_status_public_t *statuses,
+                                 mca_queue_base_refusal_t *refusal);
 int ompi_queue_host_fence(ompi_queue_t *queue);
 
 bool ompi_queue_host_busy(ompi_queue_t *queue);
-
-/**
- * A queue's hold of a matched request, from its enqueued start until the
- * completion of its enqueued wait (request_owner.h): the request's
- * req_complete_cb is ompi_queue_owned_completed and its
- * req_complete_cb_data this record.  Kept by the queue's host engine.
- */
-typedef struct ompi_queue_claim_t {
-    ompi_queue_t *queue;
-    int32_t starts;                   /**< enqueued starts whose wait has not completed */
-    int32_t waits;                    /**< enqueued waits not completed */
-    struct ompi_queue_claim_t *next;  /**< in the host engine's spare records */
-} ompi_queue_claim_t;
-
-/** The completion callback of the requests a queue holds (request_owner.h). */
-OMPI_DECLSPEC int ompi_queue_owned_completed(ompi_request_t *req);
-
-/** The queue's hold of req, NULL when no queue holds it. */
-static inline ompi_queue_claim_t *ompi_queue_claim(const ompi_request_t *req)
-{
-    return (ompi_queue_owned_completed == req->req_complete_cb)
-               ? (ompi_queue_claim_t *) req->req_complete_cb_data
-               : NULL;
-}
-
-/** The matched request behind a handle, NULL for any other request. */
-static inline mca_match_request_t *ompi_queue_matched(ompi_request_t *req)
-{
-    return mca_match_request_is(req) ? (mca_match_request_t *) req : NULL;
-}
-
-/* ompi_queue_check_one with the queue's lock held (queue_host.c) */
-static inline int ompi_queue_check_one_held(ompi_queue_t *queue, ompi_request_t *req,
-                                            bool is_wait, const char **reason)
-{
-    mca_match_request_t *mr;
-    ompi_queue_claim_t *claim;
-
-    if (OPAL_UNLIKELY(NULL == req || MPI_REQUEST_NULL == req
-                      || OMPI_REQUEST_INVALID == req->req_state)) {
-        *reason = "the request is MPI_REQUEST_NULL or was freed";
-        return OMPI_ERR_REQUEST;
-    }
-    mr = ompi_queue_matched(req);
-    if (OPAL_UNLIKELY(NULL == mr)) {
-        if (OMPI_REQUEST_PART == req->req_type && req->req_persistent) {
-            return OMPI_SUCCESS;
-        }
-        *reason = req->req_persistent
-                      ? "the request is not matched (MPI_Match it first)"
-                      : "only matched persistent or partitioned requests can be enqueued";
-        return OMPI_ERR_REQUEST;
-    }
-    if (OPAL_UNLIKELY(MCA_MATCH_STATE_MATCHED != mr->mr_state)) {
-        *reason = "the request's match has not completed";
-        return OMPI_ERR_REQUEST;
-    }
-    claim = ompi_queue_claim(req);
-    if (is_wait) {
-        if (OPAL_UNLIKELY(NULL == claim || claim->queue != queue
-                          || claim->waits >= claim->starts)) {
-            *reason = "the request's start was not enqueued on this queue, or its wait "
-                      "is already enqueued";
-            return OMPI_ERR_REQUEST;
-        }
-    } else if (NULL == claim) {
-        if (OPAL_UNLIKELY(OMPI_REQUEST_INACTIVE != req->req_state)) {
-            *reason = "the request is active";
-            return OMPI_ERR_REQUEST;
-        }
-    } else if (OPAL_UNLIKELY(claim->queue != queue || claim->waits != claim->starts)) {
-        *reason = "the request's enqueued start is pending: enqueue its wait first, on the "
-                  "same queue";
-        return OMPI_ERR_REQUEST;
-    }
-    return OMPI_SUCCESS;
-}
-
-/** ompi_queue_check_one when threads are in use: under the queue's lock,
- * because another thread's progress may be retiring an earlier wait of the
- * same request (the counts change together). */
-OMPI_DECLSPEC int ompi_queue_check_one_mt(ompi_queue_t *queue, ompi_request_t *req,
-                                          bool is_wait, const char **reason);
-
-/**
- * Check that one request may be started (is_wait false) or waited (is_wait
- * true) on this queue.  Inline: it is on the path of every enqueue call.
- * Partitioned requests carry no ownership record: their misuse is not
- * detected.
- *
- * @param[out] reason  why not
- * @retval OMPI_SUCCESS or OMPI_ERR_REQUEST
- */
-static inline int ompi_queue_check_one(ompi_queue_t *queue, ompi_request_t *req, bool is_wait,
-                                       const char **reason)
-{
-    if (OPAL_UNLIKELY(opal_using_threads())) {
-        return ompi_queue_check_one_mt(queue, req, is_wait, reason);
-    }
-    return ompi_queue_check_one_held(queue, req, is_wait, reason);
-}
-
-/** The message of an enqueue that the queue's module refused. */
-static inline const char *ompi_queue_enqueue_failure(int ret, const char *otherwise)
-{
-    return (OMPI_ERR_NOT_SUPPORTED == ret)
-               ? "the queue's stream is being captured into a graph: enqueued operations "
-                 "cannot be captured"
-               : otherwise;
-}
-
-/**
- * Check that requests may be enqueued: started (is_wait false) or waited
- * (is_wait true) on this queue.  Nothing is changed.
- *
- * @param[out] bad     index of the first bad request
- * @param[out] reason  why
- */
-OMPI_DECLSPEC int ompi_queue_check_requests(ompi_queue_t *queue, int count,
-                                            ompi_request_t **requests, bool is_wait, int *bad,
-                                            const char **reason);
 
 END_C_DECLS
 

@@ -17,6 +17,8 @@
 #include "opal/util/output.h"
 #include "opal/util/printf.h"
 #include "ompi/constants.h"
+#include "ompi/errhandler/errcode-internal.h"
+#include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/queue/base/base.h"
 #include "ompi/mca/queue/base/queue_object.h"
 #include "ompi/mca/queue/base/queue_host.h"
@@ -242,4 +244,20 @@ int ompi_queue_release(ompi_queue_t *queue)
     queue->q_module_data = NULL;
     ompi_queue_retire(queue);
     return OMPI_SUCCESS;
+}
+
+int ompi_queue_enqueue_error(int ret, ompi_request_t **requests,
+                             const mca_queue_base_refusal_t *refusal, const char *func,
+                             const char *what)
+{
+    if (OMPI_ERR_REQUEST == ret) {
+        /* a refused member: no member was enqueued */
+        return mca_match_base_error(requests[refusal->index], MPI_ERR_REQUEST, func,
+                                    refusal->reason);
+    }
+    if (OMPI_ERR_NOT_SUPPORTED == ret) {
+        what = "the queue's stream is being captured into a graph: enqueued operations "
+               "cannot be captured";
+    }
+    return mca_match_base_error(requests[0], ompi_errcode_get_mpi_code(ret), func, what);
 }

@@ -28,6 +28,7 @@
 #include "opal/class/opal_list.h"
 #include "opal/class/opal_pointer_array.h"
 #include "ompi/mca/queue/queue.h"
+#include "ompi/request/request.h"
 
 BEGIN_C_DECLS
 
@@ -89,6 +90,25 @@ OMPI_DECLSPEC int ompi_queue_create(int type, void *external, ompi_queue_t **que
  * has no incomplete entries.
  */
 OMPI_DECLSPEC int ompi_queue_release(ompi_queue_t *queue);
+
+/**
+ * Report an enqueue that the queue's module did not take, for the enqueue
+ * bindings: a refused request (OMPI_ERR_REQUEST: the refusal names it and
+ * why) or another failure (the group's first request, and what failed),
+ * through the request's communicator's handler as the matching functions
+ * report theirs.  Out of line, so that the bindings' success path carries
+ * none of it.
+ *
+ * @param[in] ret       the module's return code
+ * @param[in] requests  the group given to the module
+ * @param[in] refusal   filled by the module when ret is OMPI_ERR_REQUEST
+ * @param[in] func      the binding's name
+ * @param[in] what      message of any other failure
+ * @return the MPI error class, after the handler ran
+ */
+OMPI_DECLSPEC int ompi_queue_enqueue_error(int ret, ompi_request_t **requests,
+                                           const mca_queue_base_refusal_t *refusal,
+                                           const char *func, const char *what);
 
 END_C_DECLS
 

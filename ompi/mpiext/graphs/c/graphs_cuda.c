@@ -109,9 +109,9 @@ int graphs_cuda_start(graphs_cuda_t *c, graphs_request_t *outer)
     int ret;
 
     c->inner->outer = outer;
-    ret = m->queue_enqueue_start(c->queue, 1, &inner);
+    ret = m->queue_enqueue_start(c->queue, 1, &inner, NULL);
     if (OMPI_SUCCESS == ret) {
-        ret = m->queue_enqueue_wait(c->queue, 1, &inner, NULL);
+        ret = m->queue_enqueue_wait(c->queue, 1, &inner, NULL, NULL);
     }
     return (OMPI_SUCCESS == ret) ? MPI_SUCCESS : ompi_errcode_get_mpi_code(ret);
 }
@@ -191,9 +191,9 @@ static int cuda_op_start(void *op, ompi_request_t **reqs, int *nreqs)
     inner = &c->inner->super;
     /* polled by the executor from now on: not complete until it has run */
     inner->req_complete = REQUEST_PENDING;
-    ret = m->queue_enqueue_start(c->cs->queue, 1, &inner);
+    ret = m->queue_enqueue_start(c->cs->queue, 1, &inner, NULL);
     if (OMPI_SUCCESS == ret) {
-        ret = m->queue_enqueue_wait(c->cs->queue, 1, &inner, NULL);
+        ret = m->queue_enqueue_wait(c->cs->queue, 1, &inner, NULL, NULL);
     }
     if (OMPI_SUCCESS != ret) {
         /* what was posted of it is discarded with the queue at free */
