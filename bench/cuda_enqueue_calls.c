@@ -10,7 +10,7 @@
 
 /*
  * What the checks of every CUDA-queue enqueue cost beside the enqueue itself
- * (ompi/mca/queue/cuda/queue_cuda_module.c: cuCtxGetCurrent to find whether
+ * (ompi/mca/queue/base/queue_stream.c with the cuda backend: cuCtxGetCurrent to find whether
  * the stream's context must be pushed, cuStreamIsCapturing to refuse a
  * capturing stream, then cuStreamWriteValue64 or cuStreamWaitValue64).
  * One process, no MPI: ns per call of each, best of 5 rounds, and the two

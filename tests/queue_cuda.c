@@ -19,8 +19,14 @@
  * argv[1] is "gpu-cuda" when the runner found a CUDA device; otherwise the
  * test prints SKIP. The driver API is loaded with dlopen, so the test builds
  * with mpicc alone. Ranks work in pairs (rank ^ 1), sharing the GPU.
+ *
+ * argv[1] "emulated" (with OMPI_MCA_queue_default_emulate_stream=1) runs the
+ * same test on the stream engine's emulated stream: the library's
+ * ompi_queue_emu_* functions stand in for the driver's (device memory is
+ * host memory there). That tests the engine's logic, not a GPU.
  */
 
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <dlfcn.h>
 #include <stdint.h>
 
@@ -95,6 +101,101 @@ static int load_driver(void)
         || 0 != cu.ctx_set_current(ctx)) {
         return -1;
     }
+    return 0;
+}
+
+/* the emulated stream (ompi/mca/queue/base/queue_stream_emulated.h), found
+ * in the library with dlsym */
+static struct {
+    int (*stream_create)(void **);
+    int (*memset_d32_async)(void *, uint32_t, size_t, void *);
+    int (*memcpy_async)(void *, const void *, size_t, void *);
+    int (*begin_capture)(void *);
+} emu;
+
+static CUresult_t emu_stream_create(CUstream_t *stream, unsigned flags)
+{
+    (void) flags;
+    return emu.stream_create(stream);
+}
+
+static CUresult_t emu_mem_alloc(CUdptr_t *p, size_t size)
+{
+    void *m = malloc(size);
+    *p = (CUdptr_t) (uintptr_t) m;
+    return NULL == m;
+}
+
+static CUresult_t emu_mem_free(CUdptr_t p)
+{
+    free((void *) (uintptr_t) p);
+    return 0;
+}
+
+static CUresult_t emu_mem_alloc_host(void **p, size_t size)
+{
+    return NULL == (*p = malloc(size));
+}
+
+static CUresult_t emu_mem_free_host(void *p)
+{
+    free(p);
+    return 0;
+}
+
+static CUresult_t emu_memset_d32_async(CUdptr_t dst, unsigned value, size_t n, CUstream_t s)
+{
+    return emu.memset_d32_async((void *) (uintptr_t) dst, value, n, s);
+}
+
+static CUresult_t emu_memcpy_dtoh_async(void *dst, CUdptr_t src, size_t bytes, CUstream_t s)
+{
+    return emu.memcpy_async(dst, (const void *) (uintptr_t) src, bytes, s);
+}
+
+static CUresult_t emu_memcpy_htod_async(CUdptr_t dst, const void *src, size_t bytes,
+                                        CUstream_t s)
+{
+    return emu.memcpy_async((void *) (uintptr_t) dst, src, bytes, s);
+}
+
+static CUresult_t emu_begin_capture(CUstream_t s, int mode)
+{
+    (void) mode;
+    return emu.begin_capture(s);
+}
+
+static int load_emulated(void)
+{
+    struct {
+        const char *name;
+        void **fn;
+    } syms[] = {
+        {"ompi_queue_emu_stream_create", (void **) &emu.stream_create},
+        {"ompi_queue_emu_stream_destroy", (void **) &cu.stream_destroy},
+        {"ompi_queue_emu_stream_synchronize", (void **) &cu.stream_synchronize},
+        {"ompi_queue_emu_memset_d32_async", (void **) &emu.memset_d32_async},
+        {"ompi_queue_emu_memcpy_async", (void **) &emu.memcpy_async},
+        {"ompi_queue_emu_begin_capture", (void **) &emu.begin_capture},
+        {"ompi_queue_emu_end_capture", (void **) &cu.stream_end_capture},
+        {"ompi_queue_emu_graph_destroy", (void **) &cu.graph_destroy},
+    };
+
+    for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); ++i) {
+        if (NULL == (*syms[i].fn = dlsym(RTLD_DEFAULT, syms[i].name))) {
+            fprintf(stderr, "[rank %d] no %s in the library\n", qt_rank, syms[i].name);
+            return -1;
+        }
+    }
+    cu.stream_create = emu_stream_create;
+    cu.mem_alloc = emu_mem_alloc;
+    cu.mem_free = emu_mem_free;
+    cu.mem_alloc_host = emu_mem_alloc_host;
+    cu.mem_free_host = emu_mem_free_host;
+    cu.memset_d32_async = emu_memset_d32_async;
+    cu.memcpy_dtoh_async = emu_memcpy_dtoh_async;
+    cu.memcpy_htod_async = emu_memcpy_htod_async;
+    cu.stream_begin_capture = emu_begin_capture;
     return 0;
 }
 
@@ -182,9 +283,11 @@ static void check_two_streams(int rank, int peer)
     QT_OK(MPI_Enqueue_waitall(&q[1], 2, r[1], MPI_STATUSES_IGNORE));
     QT_OK(MPI_Queue_fence(&q[1]));
     QT_CHECK(peer + 10 == in[1], "queue 1 received %d", in[1]);
-    /* now the send queue 0 is waiting for */
-    QT_OK(MPI_Enqueue_start(&q[0], &r[0][0]));
-    QT_OK(MPI_Enqueue_wait(&q[0], &r[0][0], MPI_STATUS_IGNORE));
+    /* now the send queue 0 is waiting for, from the host: enqueued on
+     * queue 0 it would sit behind that queue's wait on the same stream,
+     * which the stream passes only once the receive completed */
+    QT_OK(MPI_Start(&r[0][0]));
+    QT_OK(MPI_Wait(&r[0][0], MPI_STATUS_IGNORE));
     QT_OK(MPI_Queue_fence(&q[0]));
     QT_CHECK(peer == in[0], "queue 0 received %d", in[0]);
     for (int k = 0; k < 2; ++k) {
@@ -228,35 +331,37 @@ static void check_capture(int peer)
 {
     CUstream_t stream;
     MPI_Queue q;
-    MPI_Request r;
+    MPI_Request r[2];
     void *graph = NULL;
-    int v = 0;
+    int v = 41, in = 0;
 
     QT_STEP("stream capture is refused");
     CU_OK(cu.stream_create(&stream, 0));
     QT_OK(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &stream));
-    QT_OK(MPI_Send_init(&v, 1, MPI_INT, peer, 40, MPI_COMM_WORLD, &r));
-    QT_OK(MPI_Match(&r));
+    QT_OK(MPI_Send_init(&v, 1, MPI_INT, peer, 40, MPI_COMM_WORLD, &r[0]));
+    QT_OK(MPI_Recv_init(&in, 1, MPI_INT, peer, 40, MPI_COMM_WORLD, &r[1]));
+    QT_OK(MPI_Matchall(2, r));
     CU_OK(cu.stream_begin_capture(stream, 2 /* relaxed */));
-    QT_CHECK_RC(MPI_Enqueue_start(&q, &r), MPI_ERR_UNSUPPORTED_OPERATION);
+    QT_CHECK_RC(MPI_Enqueue_start(&q, &r[0]), MPI_ERR_UNSUPPORTED_OPERATION);
     CU_OK(cu.stream_end_capture(stream, &graph));
     if (NULL != graph) {
         cu.graph_destroy(graph);
     }
-    /* refused without side effects: the request can be used normally */
-    QT_OK(MPI_Start(&r));
-    QT_OK(MPI_Recv(&v, 1, MPI_INT, peer, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    QT_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
-    MPI_Request_free(&r);
+    /* refused without side effects: the requests can be used normally */
+    QT_OK(MPI_Startall(2, r));
+    QT_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    QT_CHECK(41 == in, "received %d", in);
+    MPI_Request_free(&r[0]);
+    MPI_Request_free(&r[1]);
     QT_OK(MPI_Queue_free(&q));
     cu.stream_destroy(stream);
 }
 
 int main(int argc, char **argv)
 {
-    int provided, rank, size;
+    int provided, rank, size, emulated = (argc > 1 && 0 == strcmp(argv[1], "emulated"));
 
-    if (argc < 2 || 0 != strcmp(argv[1], "gpu-cuda")) {
+    if (!emulated && (argc < 2 || 0 != strcmp(argv[1], "gpu-cuda"))) {
         /* print before MPI_Init: nothing here needs MPI */
         if (NULL == getenv("OMPI_COMM_WORLD_RANK") || 0 == atoi(getenv("OMPI_COMM_WORLD_RANK"))) {
             printf("SKIP: no CUDA device on this machine\n");
@@ -268,7 +373,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     QT_CHECK(MPI_THREAD_MULTIPLE == provided && 0 == size % 2, "needs MPI_THREAD_MULTIPLE and "
              "an even number of ranks");
-    QT_CHECK(0 == load_driver(), "cannot load the CUDA driver");
+    if (emulated) {
+        QT_CHECK(0 == load_emulated(), "cannot find the emulated stream in the library");
+    } else {
+        QT_CHECK(0 == load_driver(), "cannot load the CUDA driver");
+    }
     if (0 == qt_failures) {
         MPI_Queue q;
         QT_STEP("misuse");

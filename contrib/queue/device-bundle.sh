@@ -13,6 +13,9 @@
 # glibc's, UCX's transport modules, and env.sh. On that machine:
 #   source build/device-bundle/env.sh
 #   OMPI_QUEUE_NO_BUILD=1 bash tests/run-tests.sh queue_cuda
+# or, in one call, contrib/queue/gpu-check.sh OUT. The GPU tests and
+# benchmarks are built here too (tests/bin, bench/bin: carry them), since
+# the GPU machine may have no compiler.
 # Usage: contrib/queue/device-bundle.sh   (after make)
 
 set -euo pipefail
@@ -20,6 +23,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 out=$OMPI_QUEUE_BUILD/device-bundle
 [ -x "$PREFIX/bin/mpirun" ] || die "no install in $PREFIX: run make first"
+mkdir -p "$OMPI_QUEUE_ROOT/tests/bin"
+for t in queue_cuda graphs_cuda; do
+    "$PREFIX/bin/mpicc" -Wall -Wextra -Werror -O2 -g -o "$OMPI_QUEUE_ROOT/tests/bin/$t" \
+        "$OMPI_QUEUE_ROOT/tests/$t.c"
+done
+source "$OMPI_QUEUE_ROOT/bench/common.sh"
+for b in queue_cuda_pingpong cuda_enqueue_calls; do
+    bench_build "$b"
+done
 rm -rf "$out"
 mkdir -p "$out/install/share" "$out/deps"
 cp -a "$PREFIX/bin" "$PREFIX/lib" "$PREFIX/etc" "$PREFIX/include" "$out/install/"
@@ -53,5 +65,6 @@ export PATH=$bundle/install/bin:$PATH
 export LD_LIBRARY_PATH=$bundle/install/lib:$bundle/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export UCX_MODULE_DIR=$bundle/deps/ucx
 export OMPI_QUEUE_NO_BUILD=1
+export OMPI_QUEUE_PREBUILT=1
 ENV
 du -sh "$out" | awk '{print "device bundle: " $1 " in '"$out"'"}'

@@ -256,8 +256,10 @@ int ompi_queue_enqueue_error(int ret, ompi_request_t **requests,
                                     refusal->reason);
     }
     if (OMPI_ERR_NOT_SUPPORTED == ret) {
-        what = "the queue's stream is being captured into a graph: enqueued operations "
-               "cannot be captured";
+        /* (Open MPI's table gives MPI_ERR_INTERN for that code) */
+        return mca_match_base_error(requests[0], MPI_ERR_UNSUPPORTED_OPERATION, func,
+                                    "the queue's stream is being captured into a graph: "
+                                    "enqueued operations cannot be captured");
     }
     return mca_match_base_error(requests[0], ompi_errcode_get_mpi_code(ret), func, what);
 }

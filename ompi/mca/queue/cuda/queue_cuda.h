@@ -26,6 +26,7 @@
 #include <cuda.h>
 
 #include "ompi/mca/queue/queue.h"
+#include "ompi/mca/queue/base/queue_stream.h"
 
 BEGIN_C_DECLS
 
@@ -54,17 +55,6 @@ typedef struct mca_queue_cuda_driver_t {
     CUresult (*event_destroy)(CUevent event);
 } mca_queue_cuda_driver_t;
 
-/** A CUDA stream queue: the stream, and the trigger engine's counters in
- * pinned host memory mapped into the device. */
-typedef struct mca_queue_cuda_queue_t {
-    const mca_queue_cuda_driver_t *driver;
-    CUstream stream;
-    CUcontext ctx;                     /**< the stream's context */
-    volatile uint64_t *counters;       /**< host address */
-    CUdeviceptr dcounters;             /**< the same memory, device address */
-    CUevent mark;                      /**< recorded by the fence */
-} mca_queue_cuda_queue_t;
-
 /** The name of a driver error, for messages. */
 const char *mca_queue_cuda_error_name(CUresult res);
 
@@ -76,7 +66,7 @@ typedef struct mca_queue_cuda_component_t {
 } mca_queue_cuda_component_t;
 
 OMPI_DECLSPEC extern mca_queue_cuda_component_t mca_queue_cuda_component;
-extern mca_queue_base_module_t mca_queue_cuda_module;
+extern ompi_queue_stream_module_t mca_queue_cuda_module;
 
 /**
  * Load the driver and initialize it, once.  Later calls return the first

@@ -45,7 +45,7 @@ static int queue_cuda_register(void)
 static mca_queue_base_module_t *queue_cuda_init(int *priority)
 {
     *priority = mca_queue_cuda_component.priority;
-    return &mca_queue_cuda_module;
+    return &mca_queue_cuda_module.super;
 }
 
 static int queue_cuda_finalize(void)

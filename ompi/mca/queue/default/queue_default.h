@@ -23,10 +23,6 @@ extern int mca_queue_default_priority;
 extern bool mca_queue_default_emulate_stream;
 extern mca_queue_base_module_t mca_queue_default_module;
 
-/* The trigger engine with a host thread as the stream (testing aid). */
-int mca_queue_default_emulated_create(struct ompi_queue_t *queue);
-void mca_queue_default_emulated_destroy(struct ompi_queue_t *queue);
-
 END_C_DECLS
 
 #endif /* MCA_QUEUE_DEFAULT_H */

@@ -15,6 +15,8 @@
 
 #include "ompi_config.h"
 
+#include <limits.h>
+
 #include "ompi/constants.h"
 
 #include "opal/util/output.h"
@@ -37,10 +39,13 @@ static int queue_default_register(void)
     mca_queue_default_emulate_stream = false;
     (void) mca_base_component_var_register(&mca_queue_default_component.queuem_version,
                                            "emulate_stream",
-                                           "Run default queues on the trigger engine of GPU "
-                                           "queues, with a host thread per queue standing in "
-                                           "for the stream (for testing the engine without a "
-                                           "GPU; slow)",
+                                           "Run queues on the stream engine with an emulated "
+                                           "stream (a host thread standing in for a GPU "
+                                           "stream), to test the engine without a GPU; slow. "
+                                           "Default queues get a stream of their own; the CUDA "
+                                           "and HIP stream types are served on the program's "
+                                           "emulated stream (ompi_queue_emu_stream_create), "
+                                           "before the GPU components",
                                            MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9,
                                            MCA_BASE_VAR_SCOPE_READONLY,
                                            &mca_queue_default_emulate_stream);
@@ -49,7 +54,9 @@ static int queue_default_register(void)
 
 static mca_queue_base_module_t *queue_default_init(int *priority)
 {
-    *priority = mca_queue_default_priority;
+    /* emulating, it must come before the GPU components: the stream types'
+     * handles are then emulated streams */
+    *priority = mca_queue_default_emulate_stream ? INT_MAX / 2 : mca_queue_default_priority;
     return &mca_queue_default_module;
 }
 

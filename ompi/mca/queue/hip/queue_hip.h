@@ -26,6 +26,7 @@
 #include <hip/hip_runtime_api.h>
 
 #include "ompi/mca/queue/queue.h"
+#include "ompi/mca/queue/base/queue_stream.h"
 
 BEGIN_C_DECLS
 
@@ -49,24 +50,16 @@ typedef struct mca_queue_hip_runtime_t {
     hipError_t (*event_destroy)(hipEvent_t event);
 } mca_queue_hip_runtime_t;
 
-/** A HIP stream queue: the stream and the trigger engine's counters. */
-typedef struct mca_queue_hip_queue_t {
-    const mca_queue_hip_runtime_t *runtime;
-    hipStream_t stream;
-    volatile uint64_t *counters;       /**< pinned, mapped host memory */
-    void *dcounters;                   /**< the same memory, device address */
-    hipEvent_t mark;                   /**< recorded by the fence */
-} mca_queue_hip_queue_t;
-
 typedef struct mca_queue_hip_component_t {
     mca_queue_base_component_t super;
     int priority;
-    /** file name or path of the HIP runtime library */
+    /** file names or paths of the HIP runtime library, comma separated: the
+     * first that loads is used */
     char *runtime_library;
 } mca_queue_hip_component_t;
 
 OMPI_DECLSPEC extern mca_queue_hip_component_t mca_queue_hip_component;
-extern mca_queue_base_module_t mca_queue_hip_module;
+extern ompi_queue_stream_module_t mca_queue_hip_module;
 
 /**
  * Load the HIP runtime and look for a device, once.  Later calls return the

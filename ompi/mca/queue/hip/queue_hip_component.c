@@ -27,11 +27,13 @@ static int queue_hip_register(void)
                                            MCA_BASE_VAR_SCOPE_READONLY,
                                            &mca_queue_hip_component.priority);
 
-    mca_queue_hip_component.runtime_library = "libamdhip64.so.5";
+    mca_queue_hip_component.runtime_library = "libamdhip64.so.6,libamdhip64.so.5";
     (void) mca_base_component_var_register(&mca_queue_hip_component.super.queuem_version,
                                            "runtime_library",
                                            "HIP runtime library loaded at the first "
-                                           "MPI_Queue_init of a HIP stream queue",
+                                           "MPI_Queue_init of a HIP stream queue: a comma "
+                                           "separated list, the first that loads is used "
+                                           "(ROCm 6, then ROCm 5)",
                                            MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0,
                                            OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
                                            &mca_queue_hip_component.runtime_library);
@@ -42,7 +44,7 @@ static int queue_hip_register(void)
 static mca_queue_base_module_t *queue_hip_init(int *priority)
 {
     *priority = mca_queue_hip_component.priority;
-    return &mca_queue_hip_module;
+    return &mca_queue_hip_module.super;
 }
 
 static int queue_hip_finalize(void)

@@ -15,6 +15,7 @@
 
 #include "opal/mca/dl/base/base.h"
 #include "opal/mca/threads/mutex.h"
+#include "opal/util/argv.h"
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/queue/base/base.h"
@@ -27,14 +28,34 @@ static opal_dl_handle_t *queue_hip_runtime_handle = NULL;
 static mca_queue_hip_runtime_t queue_hip_runtime;
 static char queue_hip_reason[256];
 
+/* the first of the listed libraries that loads (ROCm 6 and 5 name the
+ * runtime's soname differently) */
+static int queue_hip_dlopen(void)
+{
+    char **names = opal_argv_split(mca_queue_hip_component.runtime_library, ',');
+    char *err_msg = NULL;
+    int ret = OMPI_ERR_NOT_AVAILABLE;
+
+    for (int i = 0; NULL != names && NULL != names[i]; ++i) {
+        if (OPAL_SUCCESS == opal_dl_open(names[i], false, true, &queue_hip_runtime_handle,
+                                         &err_msg)) {
+            opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_QUEUE_BASE_OUTPUT,
+                                "queue:hip: loaded %s", names[i]);
+            ret = OMPI_SUCCESS;
+            break;
+        }
+    }
+    opal_argv_free(names);
+    return ret;
+}
+
 static int queue_hip_load(void)
 {
     char *err_msg = NULL;
     hipError_t err;
     int count = 0;
 
-    if (OPAL_SUCCESS != opal_dl_open(mca_queue_hip_component.runtime_library, false, true,
-                                     &queue_hip_runtime_handle, &err_msg)) {
+    if (OMPI_SUCCESS != queue_hip_dlopen()) {
         snprintf(queue_hip_reason, sizeof(queue_hip_reason),
                  "no HIP runtime: cannot load %s", mca_queue_hip_component.runtime_library);
         return OMPI_ERR_NOT_AVAILABLE;

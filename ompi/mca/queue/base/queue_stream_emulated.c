@@ -1,0 +1,412 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The emulated stream (queue_stream_emulated.h) and its backend of the
+ * stream engine.
+ */
+
+#include "ompi_config.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/sys/atomic.h"
+#include "ompi/constants.h"
+#include "ompi/mca/queue/base/queue_stream.h"
+#include "ompi/mca/queue/base/queue_stream_emulated.h"
+
+typedef enum { EMU_WRITE64, EMU_WAIT64, EMU_EVENT, EMU_MEMSET32, EMU_MEMCPY } emu_kind_t;
+
+typedef struct {
+    opal_atomic_uint64_t recorded;  /**< records posted */
+    volatile uint64_t completed;    /**< records the stream reached */
+} emu_event_t;
+
+typedef struct {
+    int kind;             /**< emu_kind_t */
+    void *dst;            /**< WRITE64, WAIT64: the word; MEMSET32, MEMCPY */
+    const void *src;      /**< MEMCPY */
+    uint64_t value;       /**< WRITE64, WAIT64, MEMSET32; EVENT: the record */
+    size_t n;             /**< MEMSET32: words; MEMCPY: bytes */
+    emu_event_t *event;   /**< EVENT */
+} emu_op_t;
+
+/* a growable sequence of operations: a stream's FIFO or a graph */
+typedef struct {
+    emu_op_t *ops;
+    uint32_t cap, head, tail;  /**< cap a power of two (FIFO); a graph uses 0..tail */
+} emu_ops_t;
+
+typedef struct {
+    emu_ops_t fifo;
+    emu_ops_t *capture;              /**< recording, or NULL */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool stop;
+    uint64_t posted;                 /**< lock held */
+    opal_atomic_uint64_t executed;   /**< by the stream's thread */
+    pthread_t thread;
+} emu_stream_t;
+
+static int emu_ops_push(emu_ops_t *seq, const emu_op_t *op)
+{
+    if (seq->tail - seq->head == seq->cap) {
+        uint32_t cap = seq->cap ? 2 * seq->cap : 64, n = seq->tail - seq->head;
+        emu_op_t *ops = malloc(cap * sizeof(*ops));
+
+        if (NULL == ops) {
+            return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+        }
+        for (uint32_t i = 0; i < n; ++i) {
+            ops[i] = seq->ops[(seq->head + i) & (seq->cap - 1)];
+        }
+        free(seq->ops);
+        seq->ops = ops;
+        seq->cap = cap;
+        seq->head = 0;
+        seq->tail = n;
+    }
+    seq->ops[seq->tail++ & (seq->cap - 1)] = *op;
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+/* run one operation on the stream's thread; false when stopped in a wait */
+static bool emu_run(emu_stream_t *es, const emu_op_t *op)
+{
+    switch (op->kind) {
+    case EMU_WRITE64:
+        /* the stream's earlier writes are visible before this one */
+        opal_atomic_wmb();
+        *(volatile uint64_t *) op->dst = op->value;
+        break;
+    case EMU_WAIT64:
+        while (*(volatile uint64_t *) op->dst < op->value) {
+            if (es->stop) {
+                return false;
+            }
+            sched_yield();
+        }
+        opal_atomic_rmb();
+        break;
+    case EMU_EVENT:
+        opal_atomic_wmb();
+        op->event->completed = op->value;
+        break;
+    case EMU_MEMSET32:
+        for (size_t i = 0; i < op->n; ++i) {
+            ((uint32_t *) op->dst)[i] = (uint32_t) op->value;
+        }
+        break;
+    case EMU_MEMCPY:
+        memcpy(op->dst, op->src, op->n);
+        break;
+    }
+    return true;
+}
+
+static void *emu_stream_main(void *arg)
+{
+    emu_stream_t *es = (emu_stream_t *) arg;
+    emu_op_t op;
+
+    for (;;) {
+        pthread_mutex_lock(&es->lock);
+        while (es->fifo.head == es->fifo.tail && !es->stop) {
+            pthread_cond_wait(&es->cond, &es->lock);
+        }
+        if (es->stop) {
+            pthread_mutex_unlock(&es->lock);
+            return NULL;
+        }
+        op = es->fifo.ops[es->fifo.head++ & (es->fifo.cap - 1)];
+        pthread_mutex_unlock(&es->lock);
+        if (!emu_run(es, &op)) {
+            return NULL;
+        }
+        (void) opal_atomic_add_fetch_64((opal_atomic_int64_t *) &es->executed, 1);
+    }
+}
+
+/* post on the stream, or record into its capture */
+static int emu_post(void *stream, const emu_op_t *op)
+{
+    emu_stream_t *es = (emu_stream_t *) stream;
+    int status;
+
+    if (NULL == es) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    pthread_mutex_lock(&es->lock);
+    if (NULL != es->capture) {
+        status = emu_ops_push(es->capture, op);
+    } else if (OMPI_QUEUE_EMU_SUCCESS == (status = emu_ops_push(&es->fifo, op))) {
+        es->posted++;
+        pthread_cond_signal(&es->cond);
+    }
+    pthread_mutex_unlock(&es->lock);
+    return status;
+}
+
+int ompi_queue_emu_stream_create(void **stream)
+{
+    emu_stream_t *es = calloc(1, sizeof(*es));
+
+    if (NULL == es) {
+        return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+    }
+    pthread_mutex_init(&es->lock, NULL);
+    pthread_cond_init(&es->cond, NULL);
+    if (0 != pthread_create(&es->thread, NULL, emu_stream_main, es)) {
+        pthread_cond_destroy(&es->cond);
+        pthread_mutex_destroy(&es->lock);
+        free(es);
+        return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+    }
+    *stream = es;
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+int ompi_queue_emu_stream_destroy(void *stream)
+{
+    emu_stream_t *es = (emu_stream_t *) stream;
+
+    if (NULL == es) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    pthread_mutex_lock(&es->lock);
+    es->stop = true;
+    pthread_cond_signal(&es->cond);
+    pthread_mutex_unlock(&es->lock);
+    pthread_join(es->thread, NULL);
+    pthread_cond_destroy(&es->cond);
+    pthread_mutex_destroy(&es->lock);
+    free(es->capture ? es->capture->ops : NULL);
+    free(es->capture);
+    free(es->fifo.ops);
+    free(es);
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+int ompi_queue_emu_stream_synchronize(void *stream)
+{
+    emu_stream_t *es = (emu_stream_t *) stream;
+    uint64_t target;
+
+    if (NULL == es) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    pthread_mutex_lock(&es->lock);
+    target = es->posted;
+    pthread_mutex_unlock(&es->lock);
+    while (es->executed < target) {
+        sched_yield();
+    }
+    opal_atomic_rmb();
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+int ompi_queue_emu_memset_d32_async(void *dst, uint32_t value, size_t n, void *stream)
+{
+    emu_op_t op = {.kind = EMU_MEMSET32, .dst = dst, .value = value, .n = n};
+    return emu_post(stream, &op);
+}
+
+int ompi_queue_emu_memcpy_async(void *dst, const void *src, size_t bytes, void *stream)
+{
+    emu_op_t op = {.kind = EMU_MEMCPY, .dst = dst, .src = src, .n = bytes};
+    return emu_post(stream, &op);
+}
+
+int ompi_queue_emu_begin_capture(void *stream)
+{
+    emu_stream_t *es = (emu_stream_t *) stream;
+    int status = OMPI_QUEUE_EMU_SUCCESS;
+
+    if (NULL == es) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    pthread_mutex_lock(&es->lock);
+    if (NULL != es->capture) {
+        status = OMPI_QUEUE_EMU_INVALID;
+    } else if (NULL == (es->capture = calloc(1, sizeof(*es->capture)))) {
+        status = OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+    }
+    pthread_mutex_unlock(&es->lock);
+    return status;
+}
+
+int ompi_queue_emu_end_capture(void *stream, void **graph)
+{
+    emu_stream_t *es = (emu_stream_t *) stream;
+    int status = OMPI_QUEUE_EMU_SUCCESS;
+
+    if (NULL == es) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    pthread_mutex_lock(&es->lock);
+    if (NULL == es->capture) {
+        status = OMPI_QUEUE_EMU_INVALID;
+    } else {
+        *graph = es->capture;
+        es->capture = NULL;
+    }
+    pthread_mutex_unlock(&es->lock);
+    return status;
+}
+
+int ompi_queue_emu_graph_launch(void *graph, void *stream)
+{
+    emu_ops_t *g = (emu_ops_t *) graph;
+    emu_stream_t *es = (emu_stream_t *) stream;
+    int status = OMPI_QUEUE_EMU_SUCCESS;
+
+    if (NULL == g || NULL == es) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    pthread_mutex_lock(&es->lock);
+    for (uint32_t i = 0; i < g->tail && OMPI_QUEUE_EMU_SUCCESS == status; ++i) {
+        status = (NULL != es->capture) ? emu_ops_push(es->capture, &g->ops[i])
+                                       : emu_ops_push(&es->fifo, &g->ops[i]);
+        if (OMPI_QUEUE_EMU_SUCCESS == status && NULL == es->capture) {
+            es->posted++;
+        }
+    }
+    pthread_cond_signal(&es->cond);
+    pthread_mutex_unlock(&es->lock);
+    return status;
+}
+
+int ompi_queue_emu_graph_destroy(void *graph)
+{
+    emu_ops_t *g = (emu_ops_t *) graph;
+
+    if (NULL == g) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    free(g->ops);
+    free(g);
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+/*
+ * The backend
+ */
+
+static int emu_open(const char **reason)
+{
+    (void) reason;
+    return OMPI_SUCCESS;
+}
+
+static int emu_host_alloc(size_t size, void **host, uint64_t *device_addr)
+{
+    if (NULL == (*host = calloc(1, size))) {
+        return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+    }
+    *device_addr = (uint64_t) (uintptr_t) *host;
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+static int emu_host_free(void *host)
+{
+    free(host);
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+static int emu_write_value64(void *stream, uint64_t device_addr, uint64_t value)
+{
+    emu_op_t op = {.kind = EMU_WRITE64, .dst = (void *) (uintptr_t) device_addr, .value = value};
+    return emu_post(stream, &op);
+}
+
+static int emu_wait_value64(void *stream, uint64_t device_addr, uint64_t value)
+{
+    emu_op_t op = {.kind = EMU_WAIT64, .dst = (void *) (uintptr_t) device_addr, .value = value};
+    return emu_post(stream, &op);
+}
+
+static int emu_is_capturing(void *stream, bool *capturing)
+{
+    emu_stream_t *es = (emu_stream_t *) stream;
+
+    if (NULL == es) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    /* read without the lock, as every enqueue asks: capture begins and
+     * ends in the thread that posts to the stream, as with CUDA */
+    *capturing = (NULL != *(void *volatile *) &es->capture);
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+static int emu_event_create(void **event)
+{
+    return (NULL != (*event = calloc(1, sizeof(emu_event_t)))) ? OMPI_QUEUE_EMU_SUCCESS
+                                                               : OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+}
+
+static int emu_event_record(void *event, void *stream)
+{
+    emu_event_t *ev = (emu_event_t *) event;
+    emu_op_t op = {.kind = EMU_EVENT, .event = ev};
+
+    op.value = (uint64_t) opal_atomic_add_fetch_64((opal_atomic_int64_t *) &ev->recorded, 1);
+    return emu_post(stream, &op);
+}
+
+static int emu_event_query(void *event, bool *done)
+{
+    emu_event_t *ev = (emu_event_t *) event;
+
+    *done = ev->completed >= ev->recorded;
+    if (*done) {
+        opal_atomic_rmb();
+    }
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+static int emu_event_destroy(void *event)
+{
+    free(event);
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+static const char *emu_error_name(int status)
+{
+    switch (status) {
+    case OMPI_QUEUE_EMU_OUT_OF_MEMORY:
+        return "out of memory (emulated stream)";
+    case OMPI_QUEUE_EMU_INVALID:
+        return "invalid use of the emulated stream";
+    default:
+        return "unknown emulated stream status";
+    }
+}
+
+const ompi_queue_stream_backend_t ompi_queue_stream_emulated_backend = {
+    .name = "emulated",
+    .open = emu_open,
+    .stream_context = NULL,
+    .ctx_enter = NULL,
+    .ctx_leave = NULL,
+    .host_alloc = emu_host_alloc,
+    .host_free = emu_host_free,
+    .write_value64 = emu_write_value64,
+    .wait_value64 = emu_wait_value64,
+    .is_capturing = emu_is_capturing,
+    .event_create = emu_event_create,
+    .event_record = emu_event_record,
+    .event_query = emu_event_query,
+    .event_destroy = emu_event_destroy,
+    .error_name = emu_error_name,
+};

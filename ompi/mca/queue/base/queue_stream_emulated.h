@@ -1,0 +1,73 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * The emulated stream: a test double of a GPU stream, so that every path
+ * of the stream engine (queue_stream.h) runs where no GPU is.  It models
+ * what the engine relies on from a device stream, and no more:
+ *  - operations run in the order posted, one after the other, on a thread
+ *    of the stream's own, asynchronously to the poster;
+ *  - a memory write runs after all earlier work of its stream, and that
+ *    work's memory writes are visible before it;
+ *  - a wait blocks the stream's later work until a 64-bit word is >= a
+ *    value;
+ *  - an event completes when the stream's work recorded before it has;
+ *  - capture: between begin and end, posted operations are recorded into a
+ *    graph, with the values they had when posted, instead of running; a
+ *    launch runs the recorded operations on a stream, as posted again.
+ * Device memory is host memory.  Not a product: a thread per stream,
+ * polling its waits.
+ *
+ * The functions below (exported for the tests, which find them with dlsym
+ * and stand them in for the CUDA driver's) return 0 or an emulated status
+ * (OMPI_QUEUE_EMU_*).
+ */
+
+#ifndef OMPI_MCA_QUEUE_BASE_QUEUE_STREAM_EMULATED_H
+#define OMPI_MCA_QUEUE_BASE_QUEUE_STREAM_EMULATED_H
+
+#include "ompi_config.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+BEGIN_C_DECLS
+
+enum {
+    OMPI_QUEUE_EMU_SUCCESS = 0,
+    OMPI_QUEUE_EMU_OUT_OF_MEMORY = 1,
+    OMPI_QUEUE_EMU_INVALID = 2,   /**< misuse: capture state, NULL handle */
+};
+
+/** A new stream and its thread. */
+OMPI_DECLSPEC int ompi_queue_emu_stream_create(void **stream);
+/** Stop the stream (work not run yet is dropped, as a freed stream's) and free it. */
+OMPI_DECLSPEC int ompi_queue_emu_stream_destroy(void *stream);
+/** Block until every operation posted so far has run. */
+OMPI_DECLSPEC int ompi_queue_emu_stream_synchronize(void *stream);
+/** Post: n 32-bit words at dst set to value. */
+OMPI_DECLSPEC int ompi_queue_emu_memset_d32_async(void *dst, uint32_t value, size_t n,
+                                                  void *stream);
+/** Post: bytes copied from src to dst. */
+OMPI_DECLSPEC int ompi_queue_emu_memcpy_async(void *dst, const void *src, size_t bytes,
+                                              void *stream);
+/** Start recording the stream's posted operations into a graph. */
+OMPI_DECLSPEC int ompi_queue_emu_begin_capture(void *stream);
+/** Stop recording: *graph holds what was posted since the begin. */
+OMPI_DECLSPEC int ompi_queue_emu_end_capture(void *stream, void **graph);
+/** Post the graph's operations on stream, in their order. */
+OMPI_DECLSPEC int ompi_queue_emu_graph_launch(void *graph, void *stream);
+OMPI_DECLSPEC int ompi_queue_emu_graph_destroy(void *graph);
+
+END_C_DECLS
+
+#endif /* OMPI_MCA_QUEUE_BASE_QUEUE_STREAM_EMULATED_H */
