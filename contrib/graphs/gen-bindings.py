@@ -8,12 +8,22 @@
 # $HEADER$
 #
 # Writes the C bindings of the MPIX graphs extension (one file per function,
-# ompi/mpiext/graphs/c/<name>.c) from the table below: the profiling
-# prologue is uniform, the body is the row's; and the lists of those files in
-# c/Makefile.am and c/profile/Makefile.am.  Run from the repository root; the
-# output is committed, and tests/check_bindings.sh checks that it is this
-# script's.  The profile/ twins are symlinks made at build time
-# (c/profile/Makefile.am).
+# ompi/mpiext/graphs/c/<name>.c) from the table at the end of this file, and
+# the lists of those files in c/Makefile.am and c/profile/Makefile.am.  Run
+# from the repository root; the output is committed, and
+# tests/check_bindings.sh checks that it is this script's.  The profile/
+# twins are symlinks made at build time (c/profile/Makefile.am).
+#
+# A row of the table declares a binding, as MPICH's src/binding/c/*.txt do:
+# its parameters, each of a kind; the object whose error handler reports its
+# errors; and the one internal call that does the work once the arguments are
+# checked (the _def tokens are made in graphs_def.h, the rest is in
+# graphs_*.c and .h by object).  A kind gives the parameter's C type, its
+# checks and, for the _def bindings, how an argument given as a graph
+# variable is recorded (spec 1.2.3).  Every binding is thus the same: the
+# checks of its parameters, then the call, whose error goes to the row's
+# handler.  A row with big=True has a large-count twin (MPI-4's _c): its
+# counts are MPI_Count, converted (graphs_big_args) before the call.
 
 import os
 import re
@@ -38,6 +48,7 @@ HEADER = """/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -54,737 +65,477 @@ int MPIX_{name}({params})
 }}
 """
 
-# p2p checks shared by Send_def / Recv_def (peer may be a wildcard for a receive)
-P2P_CHECK = """    if (MPI_PARAM_CHECK) {{
-        int rc = MPI_SUCCESS;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {{
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }}
-        rc = graphs_check_p2p(comm, count, datatype, {peer}, tag, {is_recv});
-        if (MPI_SUCCESS == rc && NULL == token) {{
-            rc = MPI_ERR_ARG;
-        }}
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+# the arguments of a _def bound to graph variables, decoded (GRAPHS_VB_*)
+# and recorded in its token; then the checks and the call, once
+VB_FUNCS = """
+/* the checks and the call; vb: the arguments bound to graph variables, or NULL */
+static inline __opal_attribute_always_inline__ int graphs_{lname}_make({params}, graphs_vb_t *vb)
+{{
+{body}
+}}
+
+/* some arguments may name graph variables: decoded one by one */
+static __opal_attribute_noinline__ int graphs_{lname}_vars({params})
+{{
+    graphs_vb_t vb;
+
+    GRAPHS_VB_START(vb);
+{decode}    if (vb.overflow) {{
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_{name}: too many arguments bound to graph variables");
     }}
+    return graphs_{lname}_make({args}, &vb);
+}}
 """
 
-NEW_TOKEN = """    t = graphs_token_new({kind}, {comm});
-    if (NULL == t) {{
-        return {errinvoke}(MPI_ERR_NO_MEM, FUNC_NAME);
+# one cheap test first: every MPIX_VAR* encoding is a pointer into the
+# sentinel rows or a negative number, so a call whose arguments are none of
+# these takes the plain path, without the per-argument decoding (a _def is
+# on the per-message path of streams)
+VB_ENTRY = """    if (OPAL_UNLIKELY({maybe})) {{
+        return graphs_{lname}_vars({args});
     }}
-"""
+    return graphs_{lname}_make({args}, NULL);"""
+
+
+class Check:
+    """A check of an argument: cond (C, true when it is wrong) gives the
+    class cls, or expr (C) is the class or MPI_SUCCESS.  text: the message
+    after "MPIX_<name>: " (None: the function's name); msgvar: the message is
+    what expr left in msg.  target: the handler that reports it (None: the
+    row's).  param: one of Open MPI's parameter checks (MPI_PARAM_CHECK);
+    the others always run, the extension's objects being dereferenced by the
+    call.  stage orders a parameter's checks among the others (see
+    ordered()); null: a NULL pointer check of that argument; guard: C, the
+    check runs only when it holds."""
+
+    def __init__(self, cls=None, cond=None, expr=None, text=None, msgvar=False, target=None,
+                 param=False, stage=5, null=None, guard=None):
+        self.cls, self.cond, self.expr, self.text, self.msgvar = cls, cond, expr, text, msgvar
+        self.target, self.param, self.stage = target, param, stage
+        self.null, self.guard = null, guard
+
+
+# ---- the kinds of parameters.  phase: 0 the handles a call works on (the
+# other checks need them), 1 its arguments, 2 its output pointers.
+
+KINDS = {}
+
+
+def kind(name, ctype=None, phase=1, checks=None, vb=None, **flags):
+    KINDS[name] = dict(ctype=ctype, phase=phase, checks=checks or (lambda p, r: []), vb=vb,
+                       **flags)
+
+
+def comm_var(r):
+    """a communicator from a graph variable: literal ranks and roots are
+    checked against it when the operation starts"""
+    return "!comm_var && " if r.comm_var else ""
+
+
+def null_check(text="{} is a NULL pointer"):
+    return lambda p, r: [Check("MPI_ERR_ARG", "NULL == %s" % p.name, text=text.format(p.name),
+                               null=[p.name])]
+
+
+def vb_ptr(role, typed=False):
+    """a buffer or OUT pointer; typed: a buffer whose count and datatype are
+    the fields next to its own"""
+    def line(p, r):
+        pre = p.field.rsplit(".", 1)[0]
+        sizes = ("GRAPHS_TOFF(%s.count), GRAPHS_TOFF(%s.dtype)" % (pre, pre)) if typed else "-1, -1"
+        return "GRAPHS_VB_PTR(vb, %s, GRAPHS_TOFF(%s), %s, %s);" % (p.name, p.field, role, sizes)
+    return line
+
+
+def vb_handle(ltype, placeholder):
+    return lambda p, r: "GRAPHS_VB_HANDLE(vb, %s, GRAPHS_TOFF(%s), %s, %s);" % (
+        p.name, p.field, ltype, placeholder)
+
+
+def vb_int(role, placeholder):
+    return lambda p, r: "GRAPHS_VB_INT(vb, %s, GRAPHS_TOFF(%s), %s, %s);" % (
+        p.name, p.field, role, placeholder)
+
+
+def vb_i64(role):
+    return lambda p, r: "GRAPHS_VB_I64(vb, %s, GRAPHS_TOFF(%s), %s, GRAPHS_FT_I64);" % (
+        p.name, p.field, role)
+
+
+def vb_count(p, r):
+    if r.is_c:
+        return "GRAPHS_VB_BIG(vb, %s, GRAPHS_TOFF(%s), GRAPHS_TOFF(%s));" % (
+            p.name, p.field, r.after(p).field)
+    return "GRAPHS_VB_INT(vb, %s, GRAPHS_TOFF(%s), GRAPHS_VR_COUNT, 0);" % (p.name, p.field)
+
+
+def handle_check(cond, text):
+    return lambda p, r: [Check("MPI_ERR_ARG", cond.format(p.name), text=text, stage=0)]
+
+
+TOKEN_DEAD = "the token is MPIX_TOKEN_NULL or was freed or consumed"
+GRAPH_DEAD = "the graph is MPIX_GRAPH_NULL or was freed"
+STREAM_DEAD = "the stream is MPIX_STREAM_NULL or was freed"
+
+# handles (obj: the handler object they give a row; deref: given by address)
+kind("comm", "MPI_Comm", phase=0, obj="comm",
+     checks=lambda p, r: [Check("MPI_ERR_COMM", "ompi_comm_invalid(%s)" % p.name, target="none",
+                                param=True, stage=0)],
+     vb=vb_handle(0, "MPI_COMM_SELF"))
+# the deferred collectives and files of the extension take intracommunicators
+kind("intracomm", "MPI_Comm", phase=0, obj="comm",
+     checks=lambda p, r: KINDS["comm"]["checks"](p, r) + [
+         Check("MPI_ERR_COMM", "OMPI_COMM_IS_INTER(%s)" % p.name, target="comm", stage=0)],
+     vb=vb_handle(0, "MPI_COMM_SELF"))
+# an invalid file goes to MPI_FILE_NULL's handler, as MPI_File_* report it;
+# so does MPI_FILE_NULL, unless it is the placeholder of a graph variable
+kind("file", "MPI_File", phase=0, obj="file",
+     checks=lambda p, r: [
+         Check("MPI_ERR_FILE", "MPI_FILE_NULL != {0} && ompi_file_invalid({0})".format(p.name),
+               target="file_null", stage=0),
+         Check("MPI_ERR_FILE", "MPI_FILE_NULL == %s%s" % (
+             p.name, " && (NULL == vb || 0 == vb->n)" if r.vb else ""),
+               target="file_null", stage=0)],
+     vb=vb_handle(3, "MPI_FILE_NULL"))
+kind("graph", "MPIX_Graph", phase=0, obj="graph",
+     checks=handle_check("graphs_graph_invalid({})", GRAPH_DEAD))
+# a graph, or a running activation of one (a callback's graph)
+kind("graph_or_activation", "MPIX_Graph", phase=0, obj="graph",
+     checks=handle_check("graphs_graph_or_inst_invalid({})", GRAPH_DEAD))
+kind("graph_inout", "MPIX_Graph *", phase=0,
+     checks=handle_check("NULL == {0} || graphs_graph_invalid(*{0})", GRAPH_DEAD))
+kind("stream", "MPIX_Stream", phase=0, obj="stream",
+     checks=handle_check("graphs_stream_invalid({})", STREAM_DEAD))
+kind("stream_inout", "MPIX_Stream *", phase=0, obj="stream", deref=True,
+     checks=handle_check("NULL == {0} || graphs_stream_invalid(*{0})", STREAM_DEAD))
+# a token to execute: live, and with no argument from a graph variable
+kind("token", "MPIX_Token", phase=0, obj="token",
+     checks=lambda p, r: handle_check("graphs_token_invalid({})", TOKEN_DEAD)(p, r) + [
+         Check("MPI_ERR_ARG", "graphs_token_unbound(%s)" % p.name, target="token", stage=0,
+               text="the token has arguments bound to graph variables (it runs only inside a "
+                    "graph)")])
+# a token whose handle the program gives up (freed, or taken by a graph)
+kind("token_inout", "MPIX_Token *", phase=0,
+     checks=handle_check("NULL == {0} || graphs_token_invalid(*{0})", TOKEN_DEAD))
+kind("token_to_stream", "MPIX_Token *", phase=0,
+     checks=lambda p, r: KINDS["token_inout"]["checks"](p, r) + [
+         Check("MPI_ERR_ARG", "graphs_token_unbound(*%s)" % p.name, stage=0,
+               text="the token has arguments bound to graph variables (streams have no "
+                    "variables)")])
+# MPI_SESSION_NULL: the World model
+kind("session", "MPI_Session", obj="session",
+     checks=lambda p, r: [Check("MPI_ERR_ARG", "MPI_SESSION_NULL != {0} && "
+                                "ompi_instance_invalid({0})".format(p.name),
+                                text="the session is not valid")])
+
+# point-to-point: the order of MPI_Send's checks (count, datatype, tag, rank,
+# then the datatype for count elements)
+kind("count", "int", count=True,
+     checks=lambda p, r: [Check("MPI_ERR_COUNT", "0 > %s" % p.name, stage=1)], vb=vb_count)
+
+
+def dtype_checks(is_recv, null):
+    """a datatype for its count (the parameter before it) of elements"""
+    def checks(p, r):
+        out = [Check(expr="graphs_check_buf(%s, %s, %s)" % (p.name, r.before(p).name, is_recv))]
+        if null:
+            out.insert(0, Check("MPI_ERR_TYPE", "graphs_type_null(%s)" % p.name, stage=2))
+        return out
+    return checks
+
+
+kind("send_type", "MPI_Datatype", checks=dtype_checks("false", True), vb=vb_handle(1, "MPI_BYTE"))
+kind("recv_type", "MPI_Datatype", checks=dtype_checks("true", True), vb=vb_handle(1, "MPI_BYTE"))
+kind("tag", "int", vb=vb_int("GRAPHS_VR_TAG", 0),
+     checks=lambda p, r: [Check("MPI_ERR_TAG", "graphs_tag_invalid(%s, false)" % p.name, stage=3)])
+kind("recv_tag", "int", vb=vb_int("GRAPHS_VR_TAG", 0),
+     checks=lambda p, r: [Check("MPI_ERR_TAG", "graphs_tag_invalid(%s, true)" % p.name, stage=3)])
+kind("dest", "int", vb=vb_int("GRAPHS_VR_RANK", "MPI_PROC_NULL"),
+     checks=lambda p, r: [Check("MPI_ERR_RANK", "%sgraphs_peer_invalid(comm, %s, false)" % (
+         comm_var(r), p.name), stage=4)])
+kind("source", "int", vb=vb_int("GRAPHS_VR_RANK", "MPI_PROC_NULL"),
+     checks=lambda p, r: [Check("MPI_ERR_RANK", "%sgraphs_peer_invalid(comm, %s, true)" % (
+         comm_var(r), p.name), stage=4)])
+kind("sendbuf", "const void *", vb=vb_ptr("GRAPHS_VR_BUF", typed=True))
+kind("recvbuf", "void *", vb=vb_ptr("GRAPHS_VR_BUF", typed=True))
+kind("status", "MPI_Status *", vb=vb_ptr("GRAPHS_VR_OUT"))
+
+# collectives: the order of MPI_Reduce's (the datatype for count elements,
+# the operation, the root)
+kind("coll_count", "int", count=True, vb=vb_count)
+kind("coll_type", "MPI_Datatype", checks=dtype_checks("false", False), vb=vb_handle(1, "MPI_BYTE"))
+kind("op", "MPI_Op", vb=vb_handle(7, "MPI_SUM"),
+     checks=lambda p, r: [Check("MPI_ERR_OP", "graphs_op_invalid(%s, %s)" % (
+         p.name, r.of_kind("coll_type").name), stage=6)])
+kind("root", "int", vb=vb_int("GRAPHS_VR_ROOT", 0),
+     checks=lambda p, r: [Check("MPI_ERR_ROOT", "%sgraphs_member_invalid(comm, %s)" % (
+         comm_var(r), p.name), stage=7)])
+# the process MPIX_Remote_barrier watches
+kind("watched", "int", vb=vb_int("GRAPHS_VR_RANK", 0),
+     checks=lambda p, r: [Check("MPI_ERR_RANK", "%sgraphs_member_invalid(comm, %s)" % (
+         comm_var(r), p.name), stage=7)])
+kind("recvbuf_not_in_place", "void *", vb=vb_ptr("GRAPHS_VR_BUF", typed=True),
+     checks=lambda p, r: [Check("MPI_ERR_BUFFER", "MPI_IN_PLACE == %s" % p.name, stage=8)])
+# an info is the communicator's argument where the call has one (as for
+# MPI_File_open)
+kind("info", "MPI_Info",
+     checks=lambda p, r: [Check(p.opt.get("cls", "MPI_ERR_INFO"),
+                                "graphs_info_invalid(%s)" % p.name,
+                                text="info is not a valid info object", stage=6,
+                                target="comm" if r.of_kind("comm", "intracomm") else None)])
+# hints the extension does not use
+kind("hint", "MPI_Info", unused=True)
+
+# files: the checks of MPI_File_read_at (the datatype for count elements
+# after the count)
+kind("io_count", "int", count=True, vb=vb_count,
+     checks=lambda p, r: [Check("MPI_ERR_COUNT", "0 > %s" % p.name, text="count is negative",
+                                stage=1)])
+
+
+def io_type(is_recv):
+    return lambda p, r: [Check(expr="graphs_check_buf(%s, 0 == %s ? 0 : 1, %s)" % (
+        p.name, r.before(p).name, is_recv))]
+
+
+kind("read_type", "MPI_Datatype", checks=io_type("true"), vb=vb_handle(1, "MPI_BYTE"))
+kind("write_type", "MPI_Datatype", checks=io_type("false"), vb=vb_handle(1, "MPI_BYTE"))
+kind("offset", "MPI_Offset", vb=vb_i64("GRAPHS_VR_NUM"))
+kind("filename", "const char *", checks=null_check(), vb=vb_handle(11, '""'))
+kind("amode", "int", vb=vb_int("GRAPHS_VR_NUM", "MPI_MODE_RDONLY"))
+# a handle read when the operation runs (MPIX_File_close_def)
+kind("file_ptr", "MPI_File *", checks=null_check(), vb=vb_ptr("GRAPHS_VR_HANDLE"))
+
+# memory
+kind("memory", "void *", vb=vb_ptr("GRAPHS_VR_BUF"))
+# the copy of MPIX_Copy_mem(_def) from its two buffers, unless an argument
+# is a graph variable (checked when the operation runs)
+kind("copy_size", "MPI_Aint", vb=vb_i64("GRAPHS_VR_COUNT"),
+     checks=lambda p, r: [Check(expr="graphs_check_copy(%s, %s, %s, &msg)" % (
+         r.of_kind("memory").name, r.of_kind("memory", nth=1).name, p.name), target="none",
+                                msgvar=True, guard="NULL == vb || 0 == vb->n" if r.vb else None)])
+kind("alloc_size", "MPI_Aint", vb=vb_i64("GRAPHS_VR_COUNT"),
+     checks=lambda p, r: [Check("MPI_ERR_ARG", "0 > %s" % p.name, text="size is negative",
+                                stage=1)])
+# where an address is stored
+kind("address", "void *", checks=null_check("{} is NULL"), vb=vb_ptr("GRAPHS_VR_OUT"))
+
+# others
+kind("function", "MPIX_Graph_op_function *", checks=null_check("{} is NULL"))
+kind("pointer", checks=null_check())
+kind("out", phase=2, checks=null_check(), vb=vb_ptr("GRAPHS_VR_OUT"))
+kind("token_out", "MPIX_Token *", phase=2, checks=null_check())
+# the ID of a new variable, or of a condition
+kind("var_id", "int", checks=lambda p, r: [Check(
+    "MPI_ERR_ARG", "0 > {0} || MPIX_GRAPH_VAR_MAX <= {0}".format(p.name),
+    text="var_id is out of range")])
+kind("id_array", "const int %s[]", checks=lambda p, r: [Check(
+    "MPI_ERR_ARG", "0 > {0} || (0 < {0} && NULL == {1})".format(r.before(p).name, p.name),
+    text="count is negative or the array is NULL")])
+# passed on as they are (the call checks what it needs)
+kind("value")
+
+
+class P:
+    """A parameter: name, kind, the token field its graph variable goes to
+    (_def bindings), ctype (for kinds that have none), group (Sendrecv's
+    send and receive checks run apart), and options of its kind (cls)."""
+
+    def __init__(self, name, kind_name, field=None, ctype=None, group=0, **opt):
+        self.name, self.kname, self.kind = name, kind_name, KINDS[kind_name]
+        self.field, self.group, self.opt = field, group, opt
+        self.ctype = ctype or self.kind["ctype"]
+        assert self.ctype, name
+
+    def decl(self, is_c):
+        t = "MPI_Count" if is_c and self.kind.get("count") else self.ctype
+        if "%s" in t:
+            return t % self.name
+        return t + ("" if t.endswith("*") else " ") + self.name
+
+
+class Row:
+    """A binding: its name (less MPIX_), its parameters, and the call (C) that
+    does the work once they are checked; errh and call_errh (see the table);
+    big: it has a large-count twin (is_c: it is one); custom: C instead of the
+    call, for a row that does not fit (said so at the row); order: its
+    parameters in the order of their checks, where it keeps an order of its
+    own; merge_null: adjacent NULL pointer checks are one."""
+
+    def __init__(self, name, params, call, errh, call_errh=None, big=False, custom=None, order=None,
+                 merge_null=False):
+        self.name, self.params, self.call, self.big, self.is_c = name, params, call, big, False
+        self.errh, self.call_errh = errh, call_errh or errh
+        self.custom, self.order, self.merge_null = custom, order, merge_null
+        self.vb = any(p.field for p in params)
+        self.comm_var = any(p.field and p.kname in ("comm", "intracomm") for p in params)
+
+    def before(self, p):
+        return self.params[self.params.index(p) - 1]
+
+    def after(self, p):
+        return self.params[self.params.index(p) + 1]
+
+    def of_kind(self, *names, nth=0):
+        found = [p for p in self.params if p.kname in names]
+        return found[nth] if len(found) > nth else None
+
+    def twin(self):
+        """the large-count twin: Send_def -> Send_c_def"""
+        t = Row(self.name[:-len("_def")] + "_c_def", self.params, self.call, self.errh,
+                self.call_errh, False, self.custom, self.order, self.merge_null)
+        t.is_c = True
+        return t
+
 
 ROWS = []
 
-def row(name, params, body):
-    ROWS.append((name, params, body))
 
-row("Send_def",
-    "const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token",
-    "    ompi_mpix_token_t *t;\n\n"
-    + P2P_CHECK.format(peer="dest", is_recv="false")
-    + NEW_TOKEN.format(kind="GRAPHS_OP_SEND", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    graphs_set_p2p(&t->a.p2p, (void *) buf, count, datatype, dest, tag, MPI_STATUS_IGNORE);
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("Recv_def",
-    "void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token",
-    "    ompi_mpix_token_t *t;\n\n"
-    + P2P_CHECK.format(peer="source", is_recv="true")
-    + NEW_TOKEN.format(kind="GRAPHS_OP_RECV", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    graphs_set_p2p(&t->a.p2p, buf, count, datatype, source, tag, status);
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("Sendrecv_def",
-    "const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token",
-    """    ompi_mpix_token_t *t;
-
-    if (MPI_PARAM_CHECK) {
-        int rc;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        rc = graphs_check_p2p(comm, sendcount, sendtype, dest, sendtag, false);
-        if (MPI_SUCCESS == rc) {
-            rc = graphs_check_p2p(comm, recvcount, recvtype, source, recvtag, true);
-        }
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
-        }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-"""
-    + NEW_TOKEN.format(kind="GRAPHS_OP_SENDRECV", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    graphs_set_p2p(&t->a.sr.send, (void *) sendbuf, sendcount, sendtype, dest, sendtag,
-                   MPI_STATUS_IGNORE);
-    graphs_set_p2p(&t->a.sr.recv, recvbuf, recvcount, recvtype, source, recvtag, status);
-    *token = t;
-    return MPI_SUCCESS;""")
-
-COLL_HEAD = """    ompi_mpix_token_t *t;
-
-    if (MPI_PARAM_CHECK) {{
-        int rc = MPI_SUCCESS;
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {{
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }}
-{checks}        if (MPI_SUCCESS == rc && NULL == token) {{
-            rc = MPI_ERR_ARG;
-        }}
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }}
-"""
-
-row("Barrier_def", "MPI_Comm comm, MPIX_Token *token",
-    COLL_HEAD.format(checks="")
-    + NEW_TOKEN.format(kind="GRAPHS_OP_BARRIER", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    *token = t;
-    return MPI_SUCCESS;""")
-
-row("Remote_barrier_def", "MPI_Comm comm, int watched, MPI_Info info, MPIX_Token *token",
-    COLL_HEAD.format(checks="""        rc = graphs_check_remote_barrier(comm, comm_var ? 0 : watched, info);
-""")
-    + NEW_TOKEN.format(kind="GRAPHS_OP_REMOTE_BARRIER", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    t->a.coll.root = watched;
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("Remote_barrier", "MPI_Comm comm, int watched, MPI_Info info",
-    """    ompi_request_t *req = NULL;
-    int rc;
-
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        rc = graphs_check_remote_barrier(comm, watched, info);
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
-    }
-    rc = graphs_remote_barrier_post(comm, watched, &req);
-    if (MPI_SUCCESS == rc && NULL != req) {
-        rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
-    }
-    OMPI_ERRHANDLER_RETURN(rc, comm, rc, FUNC_NAME);""")
-
-row("Bcast_def", "void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPIX_Token *token",
-    COLL_HEAD.format(checks="""        rc = graphs_check_coll(comm, count, datatype, NULL, root, true);
-""")
-    + NEW_TOKEN.format(kind="GRAPHS_OP_BCAST", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    graphs_set_coll(t, NULL, buffer, count, datatype, NULL, root);
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("Reduce_def", "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPIX_Token *token",
-    COLL_HEAD.format(checks="""        rc = graphs_check_coll(comm, count, datatype, op, root, true);
-""")
-    + NEW_TOKEN.format(kind="GRAPHS_OP_REDUCE", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    graphs_set_coll(t, sendbuf, recvbuf, count, datatype, op, root);
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("Allreduce_def", "const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPIX_Token *token",
-    COLL_HEAD.format(checks="""        rc = graphs_check_coll(comm, count, datatype, op, 0, false);
-        if (MPI_SUCCESS == rc && MPI_IN_PLACE == recvbuf) {
-            rc = MPI_ERR_BUFFER;
-        }
-""")
-    + NEW_TOKEN.format(kind="GRAPHS_OP_ALLREDUCE", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    graphs_set_coll(t, sendbuf, recvbuf, count, datatype, op, 0);
-    *token = t;
-    return MPI_SUCCESS;""")
-# ---- large-count twins (MPI-4's _c bindings): an MPI_Count count; above
-# INT_MAX the token carries it as one element of a derived datatype
-# (graphs_big_args).  Each body is its int twin's with the count converted
-# before the token is made.
-
-BIG_PRE = """
-static const char *const big_msg[] = GRAPHS_BIG_MSGS("MPIX_{name}");
-"""
-
-def big_conv(cnt, typ, field, op, handler):
-    """the conversion of one count; the token's reference is its own"""
-    bound = "NULL != vb && (graphs_vb_has(vb, GRAPHS_TOFF(%s))%s)" % (
-        field, " || graphs_vb_has(vb, GRAPHS_TOFF(a.coll.op))" if op else "")
-    return """    brc = graphs_big_args({cnt}, {typ}, {op}, {bound}, &{typ}_big,
-                          &{cnt}_big, &why);
-    if (MPI_SUCCESS != brc) {{
-        {release}return {handler}brc, big_msg[why]);
-    }}
-""".format(cnt=cnt, typ=typ, op=("&" + op) if op else "NULL", bound=bound, handler=handler,
-           release="@RELEASE@")
-
-def big_row(name, params, body, counts, handler):
-    """counts: (count, datatype, token field of the datatype, op or None) per count"""
-    for cnt, typ, field, op in counts:
-        params = params.replace("int %s," % cnt, "MPI_Count %s," % cnt)
-    decl = "    ompi_datatype_t %s;\n    int %s, brc, why;\n" % (
-        ", ".join("*%s_big" % typ for _, typ, _, _ in counts),
-        ", ".join("%s_big" % cnt for cnt, _, _, _ in counts))
-    conv, done = "", []
-    for cnt, typ, field, op in counts:
-        rel = "".join("graphs_drop_type(%s_big);\n        " % t for t in done)
-        conv += big_conv(cnt, typ, field, op, handler).replace("@RELEASE@", rel)
-        done.append(typ)
-    drop = "".join("    graphs_drop_type(%s_big);\n" % t for t in done)
-    head, sep, rest = body.partition("\n\n")
-    checks_end = rest.index("    t = graphs_token_new(")
-    checks, make = rest[:checks_end], rest[checks_end:]
-    # the token: made from the converted count and datatype, and the
-    # conversion's references dropped once the token holds its own
-    make = make.replace("        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);",
-                        drop.replace("    ", "        ", 1).replace("\n    ", "\n        ")
-                        + "        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);")
-    for cnt, typ, field, op in counts:
-        make = make.replace(", %s, %s," % (cnt, typ), ", %s_big, %s_big," % (cnt, typ))
-    make = make.replace("    *token = t;\n", drop + "    *token = t;\n")
-    ROWS.append((name, params, head + "\n" + decl + "\n" + checks + conv + make))
-    BIG_PRES[name] = BIG_PRE
-
-BIG_PRES = {}
-
-def big_of(src, name, counts, handler="OMPI_ERRHANDLER_INVOKE(comm, "):
-    for n, params, body in ROWS:
-        if n == src:
-            big_row(name, params, body, counts, handler)
-            return
-    raise KeyError(src)
-
-big_of("Send_def", "Send_c_def", [("count", "datatype", "a.p2p.dtype", None)])
-big_of("Recv_def", "Recv_c_def", [("count", "datatype", "a.p2p.dtype", None)])
-big_of("Sendrecv_def", "Sendrecv_c_def", [("sendcount", "sendtype", "a.sr.send.dtype", None),
-                                          ("recvcount", "recvtype", "a.sr.recv.dtype", None)])
-big_of("Bcast_def", "Bcast_c_def", [("count", "datatype", "a.coll.dtype", None)])
-big_of("Reduce_def", "Reduce_c_def", [("count", "datatype", "a.coll.dtype", "op")])
-big_of("Allreduce_def", "Allreduce_c_def", [("count", "datatype", "a.coll.dtype", "op")])
-
-
-LOCAL_HEAD = """    ompi_mpix_token_t *t;
-
-    if (MPI_PARAM_CHECK) {{
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }}
-{checks}"""
-
-def argerr(cond, msg):
-    return """    if ({cond}) {{
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_{{name}}: {msg}");
-    }}
-""".format(cond=cond, msg=msg)
-
-row("Op_def", "MPIX_Graph_op_function *op, void *extra_state, MPIX_Token *token",
-    LOCAL_HEAD.format(checks=argerr("NULL == op", "op is NULL") + argerr("NULL == token", "token is a NULL pointer"))
-    + NEW_TOKEN.format(kind="GRAPHS_OP_CALLBACK", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    t->a.cb.fn = op;
-    t->a.cb.extra_state = extra_state;
-    *token = t;
-    return MPI_SUCCESS;""")
-
-# a persistent request the program owns, started or waited for when the
-# token runs (the handle is read then: the request may be made later)
-row("Start_def", "MPI_Request *request, MPIX_Token *token",
-    LOCAL_HEAD.format(checks=argerr("NULL == request", "request is a NULL pointer") + argerr("NULL == token", "token is a NULL pointer"))
-    + NEW_TOKEN.format(kind="GRAPHS_OP_START", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    t->a.preq.req = request;
-    t->a.preq.status = MPI_STATUS_IGNORE;
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("Wait_def", "MPI_Request *request, MPI_Status *status, MPIX_Token *token",
-    LOCAL_HEAD.format(checks=argerr("NULL == request", "request is a NULL pointer") + argerr("NULL == token", "token is a NULL pointer"))
-    + NEW_TOKEN.format(kind="GRAPHS_OP_WAIT", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    t->a.preq.req = request;
-    t->a.preq.status = status;
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("Copy_mem_def", "void *dst, const void *src, MPI_Aint size, MPIX_Token *token",
-    LOCAL_HEAD.format(checks="""    if (0 == vb.n) {
-        const char *msg = graphs_check_copy(dst, src, size);
-        if (NULL != msg) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, msg);
-        }
-    }
-""" + argerr("NULL == token", "token is a NULL pointer"))
-    + NEW_TOKEN.format(kind="GRAPHS_OP_COPY_MEM", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    t->a.copy.dst = dst;
-    t->a.copy.src = src;
-    t->a.copy.size = size;
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("Copy_mem", "void *dst, const void *src, MPI_Aint size",
-    """    const char *msg;
-
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    msg = graphs_check_copy(dst, src, size);
-    if (NULL != msg) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, msg);
-    }
-    if (0 < size) {
-        memcpy(dst, src, (size_t) size);
-    }
-    return MPI_SUCCESS;""")
-
-row("Alloc_mem_def", "MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *token",
-    LOCAL_HEAD.format(checks=argerr("0 > size", "size is negative")
-                      + argerr("NULL == baseptr", "baseptr is NULL")
-                      + argerr("NULL == info || ompi_info_is_freed(info)", "info is not a valid info object")
-                      + argerr("NULL == token", "token is a NULL pointer"))
-    + NEW_TOKEN.format(kind="GRAPHS_OP_ALLOC_MEM", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    t->a.mem.size = size;
-    t->a.mem.baseptr = baseptr;
-    if (MPI_INFO_NULL != info) {
-        OBJ_RETAIN(info);
-        t->a.mem.info = &info->super;
-    }
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("Free_mem_def", "void *base, MPIX_Token *token",
-    LOCAL_HEAD.format(checks=argerr("NULL == token", "token is a NULL pointer"))
-    + NEW_TOKEN.format(kind="GRAPHS_OP_FREE_MEM", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    t->a.mem.baseptr = base;
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("File_open_def", "MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh, MPIX_Token *token",
-    """    ompi_mpix_token_t *t;
-
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-        if (ompi_comm_invalid(comm)) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
-        }
-        if (OMPI_COMM_IS_INTER(comm)) {
-            return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_COMM, FUNC_NAME);
-        }
-        if (NULL == info || ompi_info_is_freed(info)) {
-            return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_INFO, FUNC_NAME);
-        }
-    }
-""" + argerr("NULL == filename || NULL == fh || NULL == token", "filename, fh or token is NULL")
-    + NEW_TOKEN.format(kind="GRAPHS_OP_FILE_OPEN", comm="comm", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    /* the name is copied: the program may reuse its string */
-    t->a.file.filename = strdup(filename);
-    if (NULL == t->a.file.filename) {
-        OBJ_RELEASE(t);
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.file.amode = amode;
-    t->a.file.info = info;
-    if (MPI_INFO_NULL != info) {
-        OBJ_RETAIN(info);
-    }
-    t->a.file.fhp = fh;
-    *token = t;
-    return MPI_SUCCESS;""")
-
-row("File_close_def", "MPI_File *fh, MPIX_Token *token",
-    LOCAL_HEAD.format(checks=argerr("NULL == fh || NULL == token", "fh or token is NULL"))
-    + NEW_TOKEN.format(kind="GRAPHS_OP_FILE_CLOSE", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    /* captured by address: the handle in *fh when the token runs is closed */
-    t->a.file.fhp = fh;
-    *token = t;
-    return MPI_SUCCESS;""")
-
-FILE_CHECK = """    if (MPI_PARAM_CHECK) {{
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }}
-    if (MPI_FILE_NULL != fh && ompi_file_invalid(fh)) {{
-        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
-    }}
-    if (MPI_FILE_NULL == fh && 0 == vb.n) {{
-        return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
-    }}
-{checks}"""
-
-def ferr(cond, cls, msg):
-    return """    if ({cond}) {{
-        return OMPI_ERRHANDLER_INVOKE(fh, {cls}, "MPIX_{{name}}: {msg}");
-    }}
-""".format(cond=cond, cls=cls, msg=msg)
-
-row("File_get_size_def", "MPI_File fh, MPI_Offset *size, MPIX_Token *token",
-    "    ompi_mpix_token_t *t;\n\n"
-    + FILE_CHECK.format(checks=ferr("NULL == size || NULL == token", "MPI_ERR_ARG", "size or token is NULL"))
-    + NEW_TOKEN.format(kind="GRAPHS_OP_FILE_GET_SIZE", comm="NULL", errinvoke="OMPI_ERRHANDLER_NOHANDLE_INVOKE")
-    + """    t->a.file.fh = fh;
-    t->a.file.size = size;
-    *token = t;
-    return MPI_SUCCESS;""")
-
-def io_body(direction, kind, offset):
-    return ("""    ompi_mpix_token_t *t;
-    ompi_datatype_t *type;
-    int icount = 0, rc = MPI_SUCCESS, why;
-
-""" + FILE_CHECK.format(checks=ferr("count < 0", "MPI_ERR_COUNT", "count is negative")
-                        + ferr("NULL == token", "MPI_ERR_ARG", "token is NULL")) + """    OMPI_CHECK_DATATYPE_FOR_@DIR@(rc, datatype, 0 == count ? 0 : 1);
-    if (MPI_SUCCESS != rc) {
-        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
-    }
-    rc = graphs_big_args(count, datatype, NULL,
-                         NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(a.io.dtype)), &type, &icount,
-                         &why);
-    if (MPI_SUCCESS != rc) {
-        return OMPI_ERRHANDLER_INVOKE(fh, rc, big_msg[why]);
-    }
-    t = graphs_token_new(@KIND@, NULL);
-    if (NULL == t) {
-        graphs_drop_type(type);
-        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_io(t, fh, @OFFSET@, (void *) buf, type, icount, status);
-    *token = t;
-    return MPI_SUCCESS;""").replace("@DIR@", direction).replace("@KIND@", kind).replace("@OFFSET@", offset)
-
-row("File_read_def", "MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
-    io_body("RECV", "GRAPHS_OP_FILE_READ", "0"))
-row("File_read_at_def", "MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
-    io_body("RECV", "GRAPHS_OP_FILE_READ_AT", "offset"))
-row("File_write_at_def", "MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
-    io_body("SEND", "GRAPHS_OP_FILE_WRITE_AT", "offset"))
-row("File_write_at_all_def", "MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
-    io_body("SEND", "GRAPHS_OP_FILE_WRITE_AT_ALL", "offset"))
-row("File_write_at_all_c_def", "MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
-    io_body("SEND", "GRAPHS_OP_FILE_WRITE_AT_ALL", "offset"))
-row("File_read_c_def", "MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
-    io_body("RECV", "GRAPHS_OP_FILE_READ", "0"))
-row("File_read_at_c_def", "MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
-    io_body("RECV", "GRAPHS_OP_FILE_READ_AT", "offset"))
-row("File_write_at_c_def", "MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token",
-    io_body("SEND", "GRAPHS_OP_FILE_WRITE_AT", "offset"))
-for _n in ("File_read_def", "File_read_at_def", "File_write_at_def", "File_write_at_all_def",
-           "File_write_at_all_c_def", "File_read_c_def", "File_read_at_c_def", "File_write_at_c_def"):
-    BIG_PRES[_n] = BIG_PRE
-
-row("Token_free", "MPIX_Token *token",
-    """    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (NULL == token || graphs_token_invalid(*token)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Token_free: the token is "
-                                               "MPIX_TOKEN_NULL or was freed or consumed");
-    }
-    /* requests, streams and graphs that use it hold their own reference */
-    graphs_token_retire(*token);
-    *token = MPIX_TOKEN_NULL;
-    return MPI_SUCCESS;""")
-
-EXEC_CHECK = """    if (MPI_PARAM_CHECK) {{
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }}
-    if (graphs_token_invalid(token)) {{
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_{{name}}: the token is "
-                                               "MPIX_TOKEN_NULL or was freed or consumed");
-    }}
-    if (graphs_token_unbound(token)) {{
-        return graphs_token_report(token, MPI_ERR_ARG, "MPIX_{{name}}: the token has "
-                                   "arguments bound to graph variables (it runs only inside a "
-                                   "graph)");
-    }}
-{extra}    ret = graphs_location_acquire(loc_type, loc_info, &msg);
-    if (MPI_SUCCESS != ret) {{
-        return graphs_token_report(token, ret, msg);
-    }}
-"""
-
-row("Execute", "MPIX_Token token, MPI_Info info, int loc_type, void *loc_info",
-    """    const char *msg = NULL;
-    int ret;
-
-    (void) info;
-""" + EXEC_CHECK.format(extra="") + """    ret = (MPIX_OFFLOAD_CUDA == loc_type) ? graphs_execute_cuda(token, loc_info, &msg)
-                                          : graphs_execute_blocking(token);
-    graphs_location_release(loc_type);
-    if (MPI_SUCCESS != ret && NULL != msg) {
-        return graphs_token_report(token, ret, msg);
-    }
-    if (MPI_SUCCESS != ret) {
-        return graphs_token_error(token, ret, "MPIX_Execute: an operation of the execution "
-                                  "failed");
-    }
-    return MPI_SUCCESS;""")
-
-for nm, persistent in (("Iexecute", "false"), ("Execute_init", "true")):
-    row(nm, "MPIX_Token token, MPI_Info info, int loc_type, void *loc_info, MPI_Request *request",
-        """    graphs_request_t *req;
-    graphs_cuda_t *cuda = NULL;
-    const char *msg = NULL;
-    int ret;
-
-    (void) info;
-""" + EXEC_CHECK.format(extra=argerr("NULL == request", "request is a NULL pointer")) + """    if (MPIX_OFFLOAD_CUDA == loc_type) {{
-        ret = graphs_cuda_create(token, loc_info, &cuda, &msg);
-        if (MPI_SUCCESS != ret) {{
-            graphs_location_release(loc_type);
-            return graphs_token_report(token, ret, msg);
-        }}
-    }}
-    ret = graphs_request_create(token, loc_type, {p}, cuda, &req);
-    if (MPI_SUCCESS != ret) {{
-        if (NULL != cuda) {{
-            graphs_cuda_free(cuda);
-        }}
-        graphs_location_release(loc_type);
-        return graphs_token_report(token, ret, FUNC_NAME);
-    }}
-    *request = &req->super;
-    return MPI_SUCCESS;""".format(p=persistent))
-
-row("Execute_get_error", "MPI_Request request, int *errcode, int *op_id",
-    """    graphs_request_t *req = (graphs_request_t *) request;
-
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (NULL == errcode) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute_get_error: errcode is "
-                                               "a NULL pointer");
-    }
-    if (!graphs_request_is(request) || GRAPHS_REQ_EXEC != req->kind || !req->completed) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_REQUEST, "MPIX_Execute_get_error: not a "
-                                               "completed execution request");
-    }
-    *errcode = req->last_error;
-    if (NULL != op_id) {
-        *op_id = req->last_op;
-    }
-    return MPI_SUCCESS;""")
-
-STREAM_CHECK = """    if (MPI_PARAM_CHECK) {{
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }}
-    if (graphs_stream_invalid({s})) {{
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_{{name}}: the stream is "
-                                               "MPIX_STREAM_NULL or was freed");
-    }}
-"""
-
-def failed_return(what):
-    return """    if (MPI_SUCCESS != ret) {{
-        return graphs_stream_error(stream, ret, MPI_SUCCESS != stream->exec.error
-                                                  ? "MPIX_{{name}}: the stream has failed"
-                                                  : "MPIX_{{name}}: {what}");
-    }}
-    return MPI_SUCCESS;""".format(what=what)
-
-row("Stream_create", "MPI_Session session, MPI_Info info, int loc_type, void *loc_info, MPIX_Stream *stream",
-    """    ompi_mpix_stream_t *s;
-    graphs_cuda_stream_t *cuda = NULL;
-    const char *msg = NULL;
-    int ret;
-
-    (void) info;
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-""" + argerr("NULL == stream", "stream is a NULL pointer")
-    + argerr("MPI_SESSION_NULL != session && ompi_instance_invalid(session)", "the session is not valid") + """    ret = graphs_location_acquire(loc_type, loc_info, &msg);
-    if (MPI_SUCCESS != ret) {
-        return graphs_session_error(session, ret, msg);
-    }
-    if (MPIX_OFFLOAD_CUDA == loc_type) {
-        ret = graphs_cuda_stream_create(loc_info, &cuda, &msg);
-        if (MPI_SUCCESS != ret) {
-            return graphs_session_error(session, ret, msg);
-        }
-    }
-    ret = graphs_stream_create(loc_type, MPI_SESSION_NULL == session ? NULL : session, cuda, &s);
-    if (MPI_SUCCESS != ret) {
-        if (NULL != cuda) {
-            graphs_cuda_stream_free(cuda);
-        }
-        graphs_location_release(loc_type);
-        return graphs_session_error(session, ret, FUNC_NAME);
-    }
-    *stream = s;
-    return MPI_SUCCESS;""")
-
-row("Stream_dup", "MPIX_Stream stream, MPI_Info info, MPIX_Stream *newstream",
-    """    ompi_mpix_stream_t *s;
-    const char *msg = NULL;
-    int ret;
-
-    (void) info;
-""" + STREAM_CHECK.format(s="stream") + argerr("NULL == newstream", "newstream is a NULL pointer")
-    + """    if (NULL != stream->cuda) {
-        return graphs_stream_error(stream, MPI_ERR_UNSUPPORTED_OPERATION, "MPIX_Stream_dup: a "
-                                   "stream at MPIX_OFFLOAD_CUDA cannot be duplicated (create a new "
-                                   "one on the CUDA stream)");
-    }
-    ret = graphs_location_acquire(stream->loc_type, NULL, &msg);
-    if (MPI_SUCCESS != ret) {
-        return graphs_stream_error(stream, ret, msg);
-    }
-    ret = graphs_stream_create(stream->loc_type, graphs_session_instance(stream->session), NULL,
-                               &s);
-    if (MPI_SUCCESS != ret) {
-        graphs_location_release(stream->loc_type);
-        return graphs_stream_error(stream, ret, FUNC_NAME);
-    }
-    *newstream = s;
-    return MPI_SUCCESS;""")
-
-row("Stream_enqueue", "MPIX_Stream stream, MPIX_Token *token",
-    """    bool consumed;
-    int ret;
-
-""" + STREAM_CHECK.format(s="stream")
-    + argerr("NULL == token || graphs_token_invalid(*token)", "the token is MPIX_TOKEN_NULL or was freed or consumed")
-    + argerr("graphs_token_unbound(*token)", "the token has arguments bound to graph variables (streams have no variables)")
-    + """    ret = graphs_stream_enqueue(stream, *token, &consumed);
-    if (consumed) {
-        *token = MPIX_TOKEN_NULL;
-    }
-""" + failed_return("out of memory"))
-
-for nm, paused in (("Stream_pause", "true"), ("Stream_resume", "false")):
-    row(nm, "MPIX_Stream stream",
-        """    int ret;
-
-""" + STREAM_CHECK.format(s="stream") + """    ret = graphs_stream_set_paused(stream, {p});
-""".format(p=paused) + failed_return("out of memory"))
-
-row("Stream_is_paused", "MPIX_Stream stream, int *paused",
-    STREAM_CHECK.format(s="stream") + argerr("NULL == paused", "paused is a NULL pointer")
-    + """    *paused = stream->exec.paused ? 1 : 0;
-    return MPI_SUCCESS;""")
-
-row("Stream_sync", "MPIX_Stream stream",
-    """    int ret;
-
-""" + STREAM_CHECK.format(s="stream") + """    ret = graphs_stream_sync(stream);
-""" + failed_return("sync failed"))
-
-row("Stream_isync", "MPIX_Stream stream, MPI_Request *request",
-    """    int ret;
-
-""" + STREAM_CHECK.format(s="stream") + argerr("NULL == request", "request is a NULL pointer")
-    + """    ret = graphs_stream_isync(stream, request);
-    if (MPI_SUCCESS != ret) {
-        return graphs_stream_error(stream, ret, FUNC_NAME);
-    }
-    return MPI_SUCCESS;""")
-
-row("Stream_free", "MPIX_Stream *stream",
-    """    int ret;
-
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-""" + argerr("NULL == stream || graphs_stream_invalid(*stream)", "the stream is MPIX_STREAM_NULL or was freed")
-    + """    ret = graphs_stream_free(*stream);
-    if (MPI_SUCCESS != ret) {
-        return graphs_stream_error(*stream, ret, "MPIX_Stream_free: tokens are pending on the "
-                                   "stream (call MPIX_Stream_sync first)");
-    }
-    *stream = MPIX_STREAM_NULL;
-    return MPI_SUCCESS;""")
-
-row("Stream_get_error", "MPIX_Stream stream, int *errcode, MPI_Count *position",
-    STREAM_CHECK.format(s="stream") + argerr("NULL == errcode", "errcode is a NULL pointer")
-    + """    OPAL_THREAD_LOCK(&stream->exec.lock);
-    *errcode = stream->exec.error;
-    if (NULL != position) {
-        *position = (MPI_Count) stream->exec.error_node;
-    }
-    OPAL_THREAD_UNLOCK(&stream->exec.lock);
-    return MPI_SUCCESS;""")
-
-
-# Arguments that may name a graph variable (spec 1.2.3), per _def: each line
-# records the binding and, for scalars and handles, puts a placeholder in the
-# argument for the checks below it.
-P2P_VB = lambda pre, buf, cnt, typ, peer, tag, role_peer, status: [
-    "GRAPHS_VB_PTR(vb, %s, GRAPHS_TOFF(%s.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(%s.count), GRAPHS_TOFF(%s.dtype));" % (buf, pre, pre, pre),
-    "GRAPHS_VB_INT(vb, %s, GRAPHS_TOFF(%s.count), GRAPHS_VR_COUNT, 0);" % (cnt, pre),
-    "GRAPHS_VB_HANDLE(vb, %s, GRAPHS_TOFF(%s.dtype), 1, MPI_BYTE);" % (typ, pre),
-    "GRAPHS_VB_INT(vb, %s, GRAPHS_TOFF(%s.peer), %s, MPI_PROC_NULL);" % (peer, pre, role_peer),
-    "GRAPHS_VB_INT(vb, %s, GRAPHS_TOFF(%s.tag), GRAPHS_VR_TAG, 0);" % (tag, pre),
-] + (["GRAPHS_VB_PTR(vb, %s, GRAPHS_TOFF(%s.status), GRAPHS_VR_OUT, -1, -1);" % (status, pre)] if status else [])
-COMM_VB = ["GRAPHS_VB_HANDLE(vb, comm, GRAPHS_TOFF(comm), 0, MPI_COMM_SELF);"]
-COLL_VB = lambda sb, rb, root, op: ([
-    "GRAPHS_VB_PTR(vb, %s, GRAPHS_TOFF(a.coll.sbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));" % sb] if sb else []) + [
-    "GRAPHS_VB_PTR(vb, %s, GRAPHS_TOFF(a.coll.rbuf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.coll.count), GRAPHS_TOFF(a.coll.dtype));" % rb,
-    "GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.coll.count), GRAPHS_VR_COUNT, 0);",
-    "GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.coll.dtype), 1, MPI_BYTE);",
-] + (["GRAPHS_VB_HANDLE(vb, op, GRAPHS_TOFF(a.coll.op), 7, MPI_SUM);"] if op else []) + (
-    ["GRAPHS_VB_INT(vb, root, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_ROOT, 0);"] if root else []) + COMM_VB
-IO_VB = lambda off, i64count: [
-    "GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.io.fh), 3, MPI_FILE_NULL);",
-] + (["GRAPHS_VB_I64(vb, offset, GRAPHS_TOFF(a.io.offset), GRAPHS_VR_NUM, GRAPHS_FT_I64);"] if off else []) + [
-    "GRAPHS_VB_PTR(vb, buf, GRAPHS_TOFF(a.io.buf), GRAPHS_VR_BUF, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));",
-    ("GRAPHS_VB_BIG(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_TOFF(a.io.dtype));" if i64count else
-     "GRAPHS_VB_INT(vb, count, GRAPHS_TOFF(a.io.count), GRAPHS_VR_COUNT, 0);"),
-    "GRAPHS_VB_HANDLE(vb, datatype, GRAPHS_TOFF(a.io.dtype), 1, MPI_BYTE);",
-    "GRAPHS_VB_PTR(vb, status, GRAPHS_TOFF(a.io.status), GRAPHS_VR_OUT, -1, -1);",
-]
-VB = {
-    "Send_def": P2P_VB("a.p2p", "buf", "count", "datatype", "dest", "tag", "GRAPHS_VR_RANK", None) + COMM_VB,
-    "Recv_def": P2P_VB("a.p2p", "buf", "count", "datatype", "source", "tag", "GRAPHS_VR_RANK", "status") + COMM_VB,
-    "Sendrecv_def": P2P_VB("a.sr.send", "sendbuf", "sendcount", "sendtype", "dest", "sendtag", "GRAPHS_VR_RANK", None)
-                    + P2P_VB("a.sr.recv", "recvbuf", "recvcount", "recvtype", "source", "recvtag", "GRAPHS_VR_RANK", "status") + COMM_VB,
-    "Barrier_def": COMM_VB,
-    "Remote_barrier_def": ["GRAPHS_VB_INT(vb, watched, GRAPHS_TOFF(a.coll.root), GRAPHS_VR_RANK, 0);"] + COMM_VB,
-    "Bcast_def": COLL_VB(None, "buffer", True, False),
-    "Reduce_def": COLL_VB("sendbuf", "recvbuf", True, True),
-    "Allreduce_def": COLL_VB("sendbuf", "recvbuf", False, True),
-    "Copy_mem_def": [
-        "GRAPHS_VB_PTR(vb, dst, GRAPHS_TOFF(a.copy.dst), GRAPHS_VR_BUF, -1, -1);",
-        "GRAPHS_VB_PTR(vb, src, GRAPHS_TOFF(a.copy.src), GRAPHS_VR_BUF, -1, -1);",
-        "GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.copy.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);"],
-    "Alloc_mem_def": [
-        "GRAPHS_VB_I64(vb, size, GRAPHS_TOFF(a.mem.size), GRAPHS_VR_COUNT, GRAPHS_FT_I64);",
-        "GRAPHS_VB_PTR(vb, baseptr, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_OUT, -1, -1);"],
-    "Free_mem_def": ["GRAPHS_VB_PTR(vb, base, GRAPHS_TOFF(a.mem.baseptr), GRAPHS_VR_BUF, -1, -1);"],
-    "File_open_def": [
-        "GRAPHS_VB_HANDLE(vb, filename, GRAPHS_TOFF(a.file.filename), 11, \"\");",
-        "GRAPHS_VB_INT(vb, amode, GRAPHS_TOFF(a.file.amode), GRAPHS_VR_NUM, MPI_MODE_RDONLY);",
-        "GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_OUT, -1, -1);"] + COMM_VB,
-    "File_close_def": ["GRAPHS_VB_PTR(vb, fh, GRAPHS_TOFF(a.file.fhp), GRAPHS_VR_HANDLE, -1, -1);"],
-    "File_get_size_def": [
-        "GRAPHS_VB_HANDLE(vb, fh, GRAPHS_TOFF(a.file.fh), 3, MPI_FILE_NULL);",
-        "GRAPHS_VB_PTR(vb, size, GRAPHS_TOFF(a.file.size), GRAPHS_VR_OUT, -1, -1);"],
-    "File_read_def": IO_VB(False, False),
-    "File_read_at_def": IO_VB(True, False),
-    "File_write_at_def": IO_VB(True, False),
-    "File_write_at_all_def": IO_VB(True, False),
-    "File_write_at_all_c_def": IO_VB(True, True),
-    "File_read_c_def": IO_VB(False, True),
-    "File_read_at_c_def": IO_VB(True, True),
-    "File_write_at_c_def": IO_VB(True, True),
-}
-# the large-count twins: their counts are bound as MPI_Count, with the datatype they go with
-for _n, _pairs in (("Send", [("count", "a.p2p")]), ("Recv", [("count", "a.p2p")]),
-                   ("Sendrecv", [("sendcount", "a.sr.send"), ("recvcount", "a.sr.recv")]),
-                   ("Bcast", [("count", "a.coll")]), ("Reduce", [("count", "a.coll")]),
-                   ("Allreduce", [("count", "a.coll")])):
-    _lines = list(VB[_n + "_def"])
-    for _cnt, _pre in _pairs:
-        _old = "GRAPHS_VB_INT(vb, %s, GRAPHS_TOFF(%s.count), GRAPHS_VR_COUNT, 0);" % (_cnt, _pre)
-        _lines[_lines.index(_old)] = ("GRAPHS_VB_BIG(vb, %s, GRAPHS_TOFF(%s.count), GRAPHS_TOFF(%s.dtype));"
-                                      % (_cnt, _pre, _pre))
-    VB[_n + "_c_def"] = _lines
-
-def vb_wrap(name, params, body):
-    """(text before the function, the function's body)"""
-    if name not in VB:
-        return "", body
-    # one cheap test first: every MPIX_VAR* encoding is a pointer into the
-    # sentinel rows or a negative number, so a call whose arguments are none
-    # of these takes the plain path, without the per-argument decoding (a
-    # _def is on the per-message path of streams)
+def row(name, params, call, errh, **kw):
+    r = Row(name, params, call, errh, **kw)
+    ROWS.append(r)
+    if r.big:
+        ROWS.append(r.twin())
+
+
+# ---- the C of a row
+
+
+def obj(r, target):
+    """the handle whose error handler a target names"""
+    p = next(p for p in r.params if p.kind.get("obj") == target)
+    return ("*" if p.kind.get("deref") else "") + p.name
+
+
+def report(r, target, cls, msg, check_form=False):
+    """the return of an error; check_form: Open MPI's OMPI_ERRHANDLER_CHECK
+    (the call returns the class whatever a communicator's handler did with
+    its code), else OMPI_ERRHANDLER_INVOKE"""
+    if "none" == target:
+        return "OMPI_ERRHANDLER_NOHANDLE_INVOKE(%s, %s)" % (cls, msg)
+    if "comm" == target and check_form:
+        return "graphs_comm_error(comm, %s, %s)" % (cls, msg)
+    if target in ("comm", "file"):
+        return "OMPI_ERRHANDLER_INVOKE(%s, %s, %s)" % (obj(r, target), cls, msg)
+    if "file_null" == target:
+        return "OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, %s, %s)" % (cls, msg)
+    if "token" == target:
+        return "graphs_token_report(%s, %s, %s)" % (obj(r, target), cls, msg)
+    return "graphs_%s_error(%s, %s, %s)" % (target, obj(r, target), cls, msg)
+
+
+def ordered(r):
+    """the checks of a row: the handles first, then the arguments, then the
+    output pointers; within a phase by group, then by stage (the order of
+    Open MPI's MPI_Send and MPI_Reduce), then by parameter.  A row's order
+    lists its parameters where it keeps another order."""
+    out = []
+    for i, p in enumerate(r.params):
+        for j, c in enumerate(p.kind["checks"](p, r)):
+            key = (p.kind["phase"], p.group, c.stage, i, j)
+            if r.order:
+                key = (r.order.index(p.name), j)
+            c.target = c.target or r.errh
+            c.param = c.param or "comm" == c.target
+            out.append((key, c))
+    return [c for _, c in sorted(out, key=lambda kc: kc[0])]
+
+
+def merged(checks):
+    """adjacent NULL pointer checks as one (the file bindings' "fh or token
+    is NULL")"""
+    out = []
+    for c in checks:
+        prev = out[-1] if out else None
+        if c.null and prev and prev.null and prev.target == c.target:
+            prev.null += c.null
+            prev.cond += " || " + c.cond
+        else:
+            out.append(c)
+    for c in out:
+        if c.null:
+            c.text = "%s is NULL" % " or ".join(filter(None, [", ".join(c.null[:-1]), c.null[-1]]))
+    return out
+
+
+def emit_check(r, c, ind):
+    msg = "FUNC_NAME"
+    if c.msgvar:
+        msg = "msg"
+    elif c.text and "comm" != c.target:
+        msg = '"MPIX_%s: %s"' % (r.name, c.text)
+    # a row whose checks go to its communicator has MPI_Send's
+    check_form = "comm" == r.errh
+    if c.expr:
+        text = "{i}rc = {e};\n{i}if (MPI_SUCCESS != rc) {{\n{i}    return {r};\n{i}}}\n".format(
+            i=ind, e=c.expr, r=report(r, c.target, "rc", msg, check_form))
+    else:
+        text = "{i}if ({c}) {{\n{i}    return {r};\n{i}}}\n".format(
+            i=ind, c=c.cond, r=report(r, c.target, c.cls, msg, check_form))
+    if c.guard:
+        text = "{i}if ({g}) {{\n{t}{i}}}\n".format(
+            i=ind, g=c.guard, t="".join("    " + l + "\n" for l in text.splitlines()))
+    return text
+
+
+def body(r):
+    """the checks and the call"""
+    checks = ordered(r)
+    always = [c for c in checks if not c.param]
+    if r.merge_null:
+        always = merged(always)
+    text = "    if (MPI_PARAM_CHECK) {\n        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);\n"
+    text += "".join(emit_check(r, c, "        ") for c in checks if c.param) + "    }\n"
+    text += "".join(emit_check(r, c, "    ") for c in always)
+    # the counts of a large-count binding as its token carries them
+    conv = [p for p in r.params if r.is_c and p.kind.get("count")]
+    done = []
+    for p in conv:
+        # a count's datatype is the parameter after it
+        dt, op = r.after(p), r.of_kind("op")
+        bound = "graphs_vb_has(vb, GRAPHS_TOFF(%s))" % dt.field
+        if op:
+            bound = "(%s || graphs_vb_has(vb, GRAPHS_TOFF(%s)))" % (bound, op.field)
+        text += ("    rc = graphs_big_args({c}, {d}, {o}, NULL != vb && {b}, &{d}_big, "
+                 "&{c}_big, &why);\n"
+                 "    if (MPI_SUCCESS != rc) {{\n{drop}        return {r};\n    }}\n").format(
+            c=p.name, d=dt.name, o="&" + op.name if op else "NULL", b=bound,
+            drop="".join("        graphs_drop_type(%s_big);\n" % d for d in done),
+            r=report(r, r.errh, "rc", "big_msg[why]"))
+        done.append(dt.name)
+    if r.custom:
+        text += r.custom
+    else:
+        call = r.call
+        for p in conv:
+            call = re.sub(r"\b(%s|%s)\b" % (p.name, r.after(p).name), r"\1_big", call)
+        msg = "NULL != msg ? msg : FUNC_NAME" if "&msg" in call else "FUNC_NAME"
+        text += "    rc = %s;\n" % call
+        text += "".join("    graphs_drop_type(%s_big);\n" % d for d in done)
+        text += ("    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {\n        return %s;\n    }\n"
+                 "    return MPI_SUCCESS;" % report(r, r.call_errh, "rc", msg, True))
+    decl = ""
+    if "comm_var" in text:
+        decl += "    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));\n"
+    if done:
+        decl += "    ompi_datatype_t %s;\n" % ", ".join("*%s_big" % d for d in done)
+    if any(c.msgvar for c in checks) or "&msg" in (r.custom or r.call):
+        decl += "    const char *msg = NULL;\n"
+    ints = ["rc"] + ["%s_big" % p.name for p in conv] + (["why"] if conv else [])
+    decl += "    int %s;\n\n" % ", ".join(ints)
+    decl += "".join("    (void) %s;\n" % p.name for p in r.params if p.kind.get("unused"))
+    return decl + text
+
+
+def vb_funcs(r, params):
+    """(the text before the binding, the binding's body) of a row whose
+    arguments may be graph variables"""
+    lines = [(p, p.kind["vb"](p, r)) for p in r.params if p.field]
+    # the communicator last: the token's bindings keep this order
+    lines = [l for p, l in lines if p.kind.get("obj") != "comm"] + \
+            [l for p, l in lines if p.kind.get("obj") == "comm"]
     ptrs, ints, i64s = [], [], []
-    for l in VB[name]:
+    for l in lines:
         arg = l.split("(", 1)[1].split(",")[1].strip()
         if l.startswith("GRAPHS_VB_INT("):
             ints.append(arg)
@@ -797,397 +548,291 @@ def vb_wrap(name, params, body):
         terms.append("(0 > (%s))" % " | ".join(ints))
     if i64s:
         terms.append("(0 > (%s))" % " | ".join(i64s))
-    maybe = "\n                      | ".join(terms)
-    # the checks and the token, once: vb is NULL on the plain path (inlined
-    # there, so its tests of vb fold away) and the decoded bindings otherwise
-    make = body.replace("0 == vb.n", "(NULL == vb || 0 == vb->n)")
-    make = make.replace("    *token = t;\n",
-                        "    if (NULL != vb) {\n        graphs_vb_commit(t, vb);\n    }\n    *token = t;\n")
-    if any("GRAPHS_TOFF(comm)" in l for l in VB[name]):
-        # a communicator from a variable: literal ranks and roots are
-        # checked against it when the operation starts
-        head, sep, rest = make.partition("\n\n")
-        if not sep:
-            head, rest = "", make
-        comm_var = "    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));\n"
-        rest = (rest.replace("check_p2p(comm, count, datatype, dest, tag", "check_p2p(comm, count, datatype, comm_var ? MPI_PROC_NULL : dest, tag")
-                    .replace("check_p2p(comm, count, datatype, source, tag", "check_p2p(comm, count, datatype, comm_var ? MPI_PROC_NULL : source, tag")
-                    .replace("check_p2p(comm, sendcount, sendtype, dest, sendtag", "check_p2p(comm, sendcount, sendtype, comm_var ? MPI_PROC_NULL : dest, sendtag")
-                    .replace("check_p2p(comm, recvcount, recvtype, source, recvtag", "check_p2p(comm, recvcount, recvtype, comm_var ? MPI_PROC_NULL : source, recvtag")
-                    .replace("NULL, root, true)", "NULL, comm_var ? 0 : root, true)")
-                    .replace("op, root, true)", "op, comm_var ? 0 : root, true)"))
-        make = (head + "\n" if head else "") + comm_var + "\n" + rest
-    assert not re.search(r"\bvb\.", make)
-    lname = name.lower()
-    args = ", ".join(p.strip().split()[-1].lstrip("*") for p in params.split(","))
-    decode = "".join("    " + l + "\n" for l in VB[name])
-    pre = """
-/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
-static inline __opal_attribute_always_inline__ int graphs_%s_make(%s, graphs_vb_t *vb)
-{
-%s
-}
+    args = ", ".join(p.name for p in r.params)
+    lname = r.name.lower()
+    pre = VB_FUNCS.format(lname=lname, name=r.name, params=params, body=body(r), args=args,
+                          decode="".join("    %s\n" % l for l in lines))
+    return pre, VB_ENTRY.format(maybe="\n                      | ".join(terms), lname=lname,
+                                args=args)
 
-/* some arguments may name graph variables: decoded one by one */
-static __opal_attribute_noinline__ int graphs_%s_vars(%s)
-{
-    graphs_vb_t vb;
 
-    GRAPHS_VB_START(vb);
-%s    if (vb.overflow) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_%s: too many arguments bound to graph variables");
+def text_of(r):
+    params = ", ".join(p.decl(r.is_c) for p in r.params)
+    pre = ""
+    if r.is_c:
+        pre = '\nstatic const char *const big_msg[] = GRAPHS_BIG_MSGS("MPIX_%s");\n' % r.name
+    if r.vb:
+        funcs, main = vb_funcs(r, params)
+        pre += funcs
+    else:
+        main = body(r)
+    return HEADER.format(name=r.name, params=params, pre=pre, body=main)
+
+
+# ---- the table.  errh: the handler that reports the errors of the checks:
+# comm (the communicator's, as MPI_Send's), file (the file's), graph (its
+# session's), or none (without a handle, as the queue functions do);
+# call_errh: the call's, where it differs (stream, session, token: the
+# object's session; none for a token that could not be made, which belongs
+# to no object yet).  field: where a _def's token keeps the argument (a graph
+# variable given for it is recorded there).
+
+row("Send_def", [P("buf", "sendbuf", "a.p2p.buf"), P("count", "count", "a.p2p.count"),
+                 P("datatype", "send_type", "a.p2p.dtype"), P("dest", "dest", "a.p2p.peer"),
+                 P("tag", "tag", "a.p2p.tag"), P("comm", "comm", "comm"),
+                 P("token", "token_out")],
+    "graphs_def_p2p(GRAPHS_OP_SEND, (void *) buf, count, datatype, dest, tag, MPI_STATUS_IGNORE, "
+    "comm, token, vb)",
+    "comm", call_errh="none", big=True)
+
+row("Recv_def", [P("buf", "recvbuf", "a.p2p.buf"), P("count", "count", "a.p2p.count"),
+                 P("datatype", "recv_type", "a.p2p.dtype"), P("source", "source", "a.p2p.peer"),
+                 P("tag", "recv_tag", "a.p2p.tag"), P("comm", "comm", "comm"),
+                 P("status", "status", "a.p2p.status"), P("token", "token_out")],
+    "graphs_def_p2p(GRAPHS_OP_RECV, buf, count, datatype, source, tag, status, comm, token, vb)",
+    "comm", call_errh="none", big=True)
+
+row("Sendrecv_def", [P("sendbuf", "sendbuf", "a.sr.send.buf"),
+                     P("sendcount", "count", "a.sr.send.count"),
+                     P("sendtype", "send_type", "a.sr.send.dtype"),
+                     P("dest", "dest", "a.sr.send.peer"), P("sendtag", "tag", "a.sr.send.tag"),
+                     P("recvbuf", "recvbuf", "a.sr.recv.buf", group=1),
+                     P("recvcount", "count", "a.sr.recv.count", group=1),
+                     P("recvtype", "recv_type", "a.sr.recv.dtype", group=1),
+                     P("source", "source", "a.sr.recv.peer", group=1),
+                     P("recvtag", "recv_tag", "a.sr.recv.tag", group=1),
+                     P("comm", "comm", "comm"), P("status", "status", "a.sr.recv.status"),
+                     P("token", "token_out")],
+    "graphs_def_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, "
+    "source, recvtag, status, comm, token, vb)",
+    "comm", call_errh="none", big=True)
+
+row("Barrier_def", [P("comm", "comm", "comm"), P("token", "token_out")],
+    "graphs_def_barrier(comm, token, vb)", "comm", call_errh="none")
+
+row("Remote_barrier_def", [P("comm", "intracomm", "comm"), P("watched", "watched", "a.coll.root"),
+                           P("info", "info"), P("token", "token_out")],
+    "graphs_def_remote_barrier(comm, watched, token, vb)", "comm", call_errh="none")
+
+row("Remote_barrier", [P("comm", "intracomm"), P("watched", "watched"), P("info", "info")],
+    "graphs_remote_barrier_impl(comm, watched)", "comm")
+
+row("Bcast_def", [P("buffer", "recvbuf", "a.coll.rbuf"), P("count", "coll_count", "a.coll.count"),
+                  P("datatype", "coll_type", "a.coll.dtype"), P("root", "root", "a.coll.root"),
+                  P("comm", "intracomm", "comm"), P("token", "token_out")],
+    "graphs_def_coll(GRAPHS_OP_BCAST, NULL, buffer, count, datatype, NULL, root, comm, token, vb)",
+    "comm", call_errh="none", big=True)
+
+row("Reduce_def", [P("sendbuf", "sendbuf", "a.coll.sbuf"), P("recvbuf", "recvbuf", "a.coll.rbuf"),
+                   P("count", "coll_count", "a.coll.count"),
+                   P("datatype", "coll_type", "a.coll.dtype"), P("op", "op", "a.coll.op"),
+                   P("root", "root", "a.coll.root"), P("comm", "intracomm", "comm"),
+                   P("token", "token_out")],
+    "graphs_def_coll(GRAPHS_OP_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, token, "
+    "vb)",
+    "comm", call_errh="none", big=True)
+
+row("Allreduce_def", [P("sendbuf", "sendbuf", "a.coll.sbuf"),
+                      P("recvbuf", "recvbuf_not_in_place", "a.coll.rbuf"),
+                      P("count", "coll_count", "a.coll.count"),
+                      P("datatype", "coll_type", "a.coll.dtype"), P("op", "op", "a.coll.op"),
+                      P("comm", "intracomm", "comm"), P("token", "token_out")],
+    "graphs_def_coll(GRAPHS_OP_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0, comm, token, "
+    "vb)",
+    "comm", call_errh="none", big=True)
+
+row("Op_def", [P("op", "function"), P("extra_state", "value", ctype="void *"),
+               P("token", "token_out")],
+    "graphs_def_callback(op, extra_state, token)", "none")
+
+row("Start_def", [P("request", "pointer", ctype="MPI_Request *"), P("token", "token_out")],
+    "graphs_def_request(GRAPHS_OP_START, request, MPI_STATUS_IGNORE, token)", "none")
+
+row("Wait_def", [P("request", "pointer", ctype="MPI_Request *"), P("status", "status"),
+                 P("token", "token_out")],
+    "graphs_def_request(GRAPHS_OP_WAIT, request, status, token)", "none")
+
+row("Copy_mem_def", [P("dst", "memory", "a.copy.dst"),
+                     P("src", "memory", "a.copy.src", ctype="const void *"),
+                     P("size", "copy_size", "a.copy.size"), P("token", "token_out")],
+    "graphs_def_copy_mem(dst, src, size, token, vb)", "none")
+
+row("Copy_mem", [P("dst", "memory"), P("src", "memory", ctype="const void *"),
+                 P("size", "copy_size")],
+    "graphs_copy_mem(dst, src, size)", "none")
+
+row("Alloc_mem_def", [P("size", "alloc_size", "a.mem.size"),
+                      # the class its manual page gives (MPI_Alloc_mem's is MPI_ERR_INFO)
+                      P("info", "info", cls="MPI_ERR_ARG"),
+                      P("baseptr", "address", "a.mem.baseptr"), P("token", "token_out")],
+    "graphs_def_alloc_mem(size, info, baseptr, token, vb)", "none")
+
+row("Free_mem_def", [P("base", "memory", "a.mem.baseptr"), P("token", "token_out")],
+    "graphs_def_free_mem(base, token, vb)", "none")
+
+row("File_open_def", [P("comm", "intracomm", "comm"), P("filename", "filename", "a.file.filename"),
+                      P("amode", "amode", "a.file.amode"), P("info", "info"),
+                      P("fh", "out", "a.file.fhp", ctype="MPI_File *"), P("token", "token_out")],
+    "graphs_def_file_open(comm, filename, amode, info, fh, token, vb)", "none", merge_null=True)
+
+row("File_close_def", [P("fh", "file_ptr", "a.file.fhp"), P("token", "token_out")],
+    "graphs_def_file_close(fh, token, vb)", "none", merge_null=True)
+
+row("File_get_size_def", [P("fh", "file", "a.file.fh"),
+                          P("size", "out", "a.file.size", ctype="MPI_Offset *"),
+                          P("token", "token_out")],
+    "graphs_def_file_get_size(fh, size, token, vb)", "file", call_errh="none", merge_null=True)
+
+
+def io_row(name, kind_name, write, offset):
+    """a file access: the token is checked before the datatype, as the first
+    of these bindings did"""
+    params = [P("fh", "file", "a.io.fh")]
+    if offset:
+        params.append(P("offset", "offset", "a.io.offset"))
+    params += [P("buf", "sendbuf" if write else "recvbuf", "a.io.buf"),
+               P("count", "io_count", "a.io.count"),
+               P("datatype", "write_type" if write else "read_type", "a.io.dtype"),
+               P("status", "status", "a.io.status"), P("token", "token_out")]
+    call = "graphs_def_file_io(%s, fh, %s, %sbuf, count, datatype, status, token, vb)" % (
+        kind_name, "offset" if offset else "0", "(void *) " if write else "")
+    row(name, params, call,
+        "file", big=True, merge_null=True, order=["fh", "count", "token", "datatype"])
+
+
+io_row("File_read_def", "GRAPHS_OP_FILE_READ", False, False)
+io_row("File_read_at_def", "GRAPHS_OP_FILE_READ_AT", False, True)
+io_row("File_write_at_def", "GRAPHS_OP_FILE_WRITE_AT", True, True)
+io_row("File_write_at_all_def", "GRAPHS_OP_FILE_WRITE_AT_ALL", True, True)
+
+row("Token_free", [P("token", "token_inout")], "graphs_token_free_impl(token)", "none")
+
+EXEC = [P("token", "token"), P("info", "hint"), P("loc_type", "value", ctype="int"),
+        P("loc_info", "value", ctype="void *")]
+
+# custom: a location refused is the call's error (the token's report), a
+# failed operation its communicator's
+row("Execute", EXEC, None, "none", custom="""    rc = graphs_execute_impl(token, loc_type, loc_info, &msg);
+    if (MPI_SUCCESS != rc && NULL != msg) {
+        return graphs_token_report(token, rc, msg);
     }
-    return graphs_%s_make(%s, &vb);
-}
-""" % (lname, params, make, lname, params, decode, name, lname, args)
-    plain = """    if (OPAL_UNLIKELY(%s)) {
-        return graphs_%s_vars(%s);
-    }
-    return graphs_%s_make(%s, NULL);""" % (maybe, lname, args, lname, args)
-    return pre, plain
-
-# ---- graphs (spec 1.4, 1.5): the bindings check handles and IDs; the
-# builder and MPIX_Graph_def are in graphs_graph.c
-
-GRAPH_CHECK = """    if (MPI_PARAM_CHECK) {{
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }}
-    if (graphs_graph_invalid({g})) {{
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_{{name}}: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
-    }}
-"""
-
-def gerr(cond, cls, msg, handle="graph"):
-    return """    if ({cond}) {{
-        return graphs_graph_error({handle}, {cls}, "MPIX_{{name}}: {msg}");
-    }}
-""".format(cond=cond, cls=cls, msg=msg, handle=handle)
-
-def node_ret(fill):
-    return """    rc = graphs_graph_add_node(graph, {{type}}, dep_op_id, &n, &id);
-    if (MPI_SUCCESS != rc) {{
-        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_{{name}}: dep_op_id is not an "
-                                  "operation of this graph" : FUNC_NAME);
-    }}
-{fill}    if (NULL != op_id) {{
-        *op_id = id;
-    }}
-    return MPI_SUCCESS;""".format(fill=fill)
-
-row("Graph_create", "MPI_Session session, MPI_Info info, MPIX_Graph *graph",
-    """    ompi_mpix_graph_t *g;
-
-    (void) info;
-    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-""" + argerr("NULL == graph", "graph is a NULL pointer")
-    + argerr("MPI_SESSION_NULL != session && ompi_instance_invalid(session)", "the session is not valid")
-    + """    g = OBJ_NEW(ompi_mpix_graph_t);
-    if (NULL == g) {
-        return graphs_session_error(session, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    if (MPI_SUCCESS != graphs_session_get(session, &g->session)) {
-        OBJ_RELEASE(g);
-        return graphs_session_error(session, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    *graph = g;
-    return MPI_SUCCESS;""")
-
-row("Graph_dup", "MPIX_Graph graph, MPI_Info info, MPIX_Graph *newgraph",
-    """    int rc;
-
-    (void) info;
-""" + GRAPH_CHECK.format(g="graph") + gerr("NULL == newgraph", "MPI_ERR_ARG", "newgraph is a NULL pointer")
-    + """    rc = graphs_graph_dup(graph, newgraph);
     if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(graph, rc, FUNC_NAME);
+        return graphs_token_error(token, rc, "MPIX_Execute: an operation of the execution failed");
     }
     return MPI_SUCCESS;""")
 
-row("Graph_free", "MPIX_Graph *graph",
-    """    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-""" + gerr("NULL == graph || graphs_graph_invalid(*graph)", "MPI_ERR_ARG", "the graph is MPIX_GRAPH_NULL or was freed", "NULL")
-    + """    /* tokens made by MPIX_Graph_def and graphs it was copied into are
-     * independent of it */
-    graphs_retire(&(*graph)->super, &(*graph)->magic);
-    *graph = MPIX_GRAPH_NULL;
-    return MPI_SUCCESS;""")
+for _name, _persistent in (("Iexecute", "false"), ("Execute_init", "true")):
+    row(_name, EXEC + [P("request", "out", ctype="MPI_Request *")],
+        "graphs_execute_request_impl(token, loc_type, loc_info, %s, request, &msg)" % _persistent,
+        "none", call_errh="token")
 
-row("Graph_add", "MPIX_Graph graph, MPIX_Token *token, int *op_id, int dep_op_id",
-    """    graphs_gnode_t *n;
-    int rc, id;
+row("Execute_get_error", [P("request", "value", ctype="MPI_Request"),
+                          P("errcode", "out", ctype="int *"), P("op_id", "value", ctype="int *")],
+    "graphs_execute_get_error_impl(request, errcode, op_id, &msg)", "none")
 
-""" + GRAPH_CHECK.format(g="graph")
-    + gerr("NULL == token || graphs_token_invalid(*token)", "MPI_ERR_ARG", "the token is MPIX_TOKEN_NULL or was freed or consumed")
-    + node_ret("""    /* the graph takes the token: the program's handle is consumed */
-    OBJ_RETAIN(*token);
-    n->token = *token;
-    graphs_token_retire(*token);
-    *token = MPIX_TOKEN_NULL;
-""").replace("{type}", "GRAPHS_GN_TOKEN"))
+# the output pointer is checked before the session (both MPI_ERR_ARG)
+row("Stream_create", [P("session", "session"), P("info", "hint"),
+                      P("loc_type", "value", ctype="int"), P("loc_info", "value", ctype="void *"),
+                      P("stream", "out", ctype="MPIX_Stream *")],
+    "graphs_stream_create_impl(session, loc_type, loc_info, stream, &msg)", "none",
+    call_errh="session", order=["stream", "session"])
 
-row("Graph_nop", "MPIX_Graph graph, int *op_id, int dep_op_id",
-    """    graphs_gnode_t *n;
-    int rc, id;
+row("Stream_dup", [P("stream", "stream"), P("info", "hint"),
+                   P("newstream", "out", ctype="MPIX_Stream *")],
+    "graphs_stream_dup_impl(stream, newstream, &msg)", "none", call_errh="stream")
 
-""" + GRAPH_CHECK.format(g="graph") + node_ret("").replace("{type}", "GRAPHS_GN_NOP"))
+row("Stream_enqueue", [P("stream", "stream"), P("token", "token_to_stream")],
+    "graphs_stream_enqueue_impl(stream, token, &msg)", "none", call_errh="stream")
 
-row("Graph_join", "MPIX_Graph graph, int count, const int array_of_dep_op_ids[], int *op_id",
-    """    graphs_gnode_t *n;
-    int rc, id, *join = NULL, dep_op_id = MPIX_DEP_NONE;
+for _name in ("Stream_pause", "Stream_resume"):
+    row(_name, [P("stream", "stream")], "graphs_%s_impl(stream, &msg)" % _name.lower(), "none",
+        call_errh="stream")
 
-""" + GRAPH_CHECK.format(g="graph")
-    + gerr("count < 0 || (0 < count && NULL == array_of_dep_op_ids)", "MPI_ERR_ARG", "count is negative or the array is NULL")
-    + """    for (int i = 0; i < count; ++i) {
-        if (array_of_dep_op_ids[i] < 1 || array_of_dep_op_ids[i] > graph->nnodes) {
-            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_join: an ID is not an operation of "
-                                      "this graph");
-        }
-    }
-    if (0 < count) {
-        join = malloc(count * sizeof(int));
-        if (NULL == join) {
-            return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
-        }
-        for (int i = 0; i < count; ++i) {
-            join[i] = array_of_dep_op_ids[i] - 1;
-        }
-    }
-""" + node_ret("""    n->join = join;
-    n->njoin = count;
-""").replace("{type}", "GRAPHS_GN_JOIN").replace("    if (MPI_SUCCESS != rc) {\n", "    if (MPI_SUCCESS != rc) {\n        free(join);\n", 1))
+row("Stream_is_paused", [P("stream", "stream"), P("paused", "out", ctype="int *")],
+    "graphs_stream_is_paused_impl(stream, paused)", "none", call_errh="stream")
 
-row("Graph_set_dep_op", "MPIX_Graph graph, int op_id, int dep_op_id",
-    GRAPH_CHECK.format(g="graph")
-    + gerr("op_id < 1 || op_id > graph->nnodes || dep_op_id < 0 || dep_op_id > graph->nnodes", "MPI_ERR_ARG", "an ID is not an operation of this graph")
-    + gerr("op_id == dep_op_id", "MPI_ERR_ARG", "an operation cannot depend on itself")
-    + gerr("GRAPHS_GN_JOIN == graph->nodes[op_id - 1].type", "MPI_ERR_ARG", "op_id is a join (its dependencies are its inputs)")
-    + """    graph->nodes[op_id - 1].dep = dep_op_id - 1;
-    return MPI_SUCCESS;""")
+row("Stream_sync", [P("stream", "stream")], "graphs_stream_sync_impl(stream, &msg)", "none",
+    call_errh="stream")
 
-COND_CHECK = gerr("var_id < 0 || var_id >= MPIX_GRAPH_VAR_MAX", "MPI_ERR_ARG", "var_id is out of range") + """    {
-        int k = graphs_graph_var_find(graph, var_id);
-        if (0 <= k && 0 <= graphs_local_type_index(graph->vars[k].dtype)) {
-            return graphs_graph_error(graph, MPI_ERR_TYPE, "MPIX_{name}: the condition variable has a "
-                                      "local type");
-        }
-    }
-"""
+row("Stream_isync", [P("stream", "stream"), P("request", "out", ctype="MPI_Request *")],
+    "graphs_stream_isync(stream, request)", "none", call_errh="stream")
 
-def sub_copy(src, i):
-    return """    if (MPIX_GRAPH_NULL != {src}) {{
-        rc = graphs_graph_dup({src}, &sub[{i}]);
-        if (MPI_SUCCESS != rc) {{
-            if (NULL != sub[0]) {{
-                OBJ_RELEASE(sub[0]);
-            }}
-            return graphs_graph_error(graph, rc, FUNC_NAME);
-        }}
-    }}
-""".format(src=src, i=i)
+row("Stream_free", [P("stream", "stream_inout")], "graphs_stream_free_impl(stream, &msg)", "none",
+    call_errh="stream")
 
-row("Graph_if_else", "MPIX_Graph graph, int var_id, MPIX_Graph true_graph, MPIX_Graph false_graph, int *op_id, int dep_op_id",
-    """    graphs_gnode_t *n;
-    ompi_mpix_graph_t *sub[2] = {NULL, NULL};
-    int rc, id;
+row("Stream_get_error", [P("stream", "stream"), P("errcode", "out", ctype="int *"),
+                         P("position", "value", ctype="MPI_Count *")],
+    "graphs_stream_get_error_impl(stream, errcode, position)", "none", call_errh="stream")
 
-""" + GRAPH_CHECK.format(g="graph") + COND_CHECK
-    + gerr("(MPIX_GRAPH_NULL != true_graph && graphs_graph_invalid(true_graph)) || (MPIX_GRAPH_NULL != false_graph && graphs_graph_invalid(false_graph))", "MPI_ERR_ARG", "a branch is not a valid graph")
-    + gerr("dep_op_id < 0 || dep_op_id > graph->nnodes", "MPI_ERR_ARG", "dep_op_id is not an operation of this graph")
-    + "    /* both branches are copied now (D18) */\n" + sub_copy("true_graph", 0) + sub_copy("false_graph", 1)
-    + node_ret("""    n->var = var_id;
-    n->sub[0] = sub[0];
-    n->sub[1] = sub[1];
-""").replace("{type}", "GRAPHS_GN_IF"))
+# graphs (spec 1.4, 1.5): the builder is in graphs_graph.c.  The output
+# pointer is checked before the session (both MPI_ERR_ARG).
+row("Graph_create", [P("session", "session"), P("info", "hint"),
+                     P("graph", "out", ctype="MPIX_Graph *")],
+    "graphs_graph_create_impl(session, graph)", "none", call_errh="session",
+    order=["graph", "session"])
 
-row("Graph_while", "MPIX_Graph graph, int var_id, MPIX_Graph sub_graph, int *op_id, int dep_op_id",
-    """    graphs_gnode_t *n;
-    ompi_mpix_graph_t *sub[2] = {NULL, NULL};
-    int rc, id;
+row("Graph_dup", [P("graph", "graph"), P("info", "hint"),
+                  P("newgraph", "out", ctype="MPIX_Graph *")],
+    "graphs_graph_dup(graph, newgraph)", "graph")
 
-""" + GRAPH_CHECK.format(g="graph") + COND_CHECK
-    + gerr("graphs_graph_invalid(sub_graph)", "MPI_ERR_ARG", "sub_graph is not a valid graph")
-    + gerr("dep_op_id < 0 || dep_op_id > graph->nnodes", "MPI_ERR_ARG", "dep_op_id is not an operation of this graph")
-    + "    /* the body is copied now (D18) */\n" + sub_copy("sub_graph", 0)
-    + node_ret("""    n->var = var_id;
-    n->sub[0] = sub[0];
-""").replace("{type}", "GRAPHS_GN_WHILE"))
+row("Graph_free", [P("graph", "graph_inout")], "graphs_graph_free_impl(graph)", "none")
 
-row("Graph_goto", "MPIX_Graph graph, int dest_op_id, int dep_op_id",
-    """    graphs_gnode_t *n;
-    int rc, id, *op_id = NULL;
+OP_ID = P("op_id", "value", ctype="int *")
+DEP = P("dep_op_id", "value", ctype="int")
 
-""" + GRAPH_CHECK.format(g="graph")
-    + gerr("dest_op_id < 1 || dest_op_id > graph->nnodes", "MPI_ERR_ARG", "dest_op_id is not an operation of this graph")
-    + node_ret("""    n->dest = dest_op_id - 1;
-""").replace("{type}", "GRAPHS_GN_GOTO"))
+row("Graph_add", [P("graph", "graph"), P("token", "token_inout"), OP_ID, DEP],
+    "graphs_graph_add_impl(graph, token, op_id, dep_op_id, &msg)", "graph")
 
-row("Graph_def", "MPIX_Graph graph, MPI_Info info, MPIX_Token *token",
-    """    ompi_mpix_token_t *t;
-    const char *msg = NULL;
-    int rc;
+row("Graph_nop", [P("graph", "graph"), OP_ID, DEP],
+    "graphs_graph_nop_impl(graph, op_id, dep_op_id, &msg)", "graph")
 
-    (void) info;
-""" + GRAPH_CHECK.format(g="graph") + gerr("NULL == token", "MPI_ERR_ARG", "token is a NULL pointer")
-    + """    rc = graphs_graph_def(graph, &t, &msg);
-    if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
-    }
-    *token = t;
-    return MPI_SUCCESS;""")
+row("Graph_join", [P("graph", "graph"), P("count", "value", ctype="int"),
+                   P("array_of_dep_op_ids", "id_array"), OP_ID],
+    "graphs_graph_join_impl(graph, count, array_of_dep_op_ids, op_id, &msg)", "graph")
 
-VAR_ID = gerr("var_id < 0 || var_id >= MPIX_GRAPH_VAR_MAX", "MPI_ERR_ARG", "var_id is out of range")
+row("Graph_set_dep_op", [P("graph", "graph"), P("op_id", "value", ctype="int"), DEP],
+    "graphs_graph_set_dep_op_impl(graph, op_id, dep_op_id, &msg)", "graph")
 
-row("Graph_var_create", "MPIX_Graph graph, int var_id, int scope, MPI_Datatype datatype",
-    """    graphs_var_t *v;
-    size_t size;
+row("Graph_if_else", [P("graph", "graph"), P("var_id", "var_id"),
+                      P("true_graph", "value", ctype="MPIX_Graph"),
+                      P("false_graph", "value", ctype="MPIX_Graph"), OP_ID, DEP],
+    "graphs_graph_if_else_impl(graph, var_id, true_graph, false_graph, op_id, dep_op_id, &msg)",
+    "graph")
 
-""" + GRAPH_CHECK.format(g="graph") + VAR_ID
-    + gerr("MPIX_GRAPH_VAR_VAL_PARAM != scope && MPIX_GRAPH_VAR_REF_PARAM != scope && MPIX_GRAPH_VAR_LOCAL != scope", "MPI_ERR_ARG", "unknown scope")
-    + gerr("MPI_SUCCESS != graphs_var_check_type(datatype)", "MPI_ERR_TYPE", "a graph variable needs a predefined, non-derived datatype or a local type")
-    + gerr("0 <= graphs_graph_var_find(graph, var_id)", "MPI_ERR_ARG", "the variable is already declared in this graph")
-    + """    if (graph->nvars == graph->vcap) {
-        int cap = graph->vcap ? 2 * graph->vcap : 8;
-        graphs_var_t *vars = realloc(graph->vars, cap * sizeof(*vars));
-        if (NULL == vars) {
-            return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
-        }
-        graph->vars = vars;
-        graph->vcap = cap;
-    }
-    v = &graph->vars[graph->nvars++];
-    memset(v, 0, sizeof(*v));
-    v->id = var_id;
-    v->scope = scope;
-    OBJ_RETAIN(datatype);
-    v->dtype = datatype;
-    ompi_datatype_type_size(datatype, &size);
-    v->size = size;
-    v->ref_outer = -1;
-    return MPI_SUCCESS;""")
+row("Graph_while", [P("graph", "graph"), P("var_id", "var_id"),
+                    P("sub_graph", "value", ctype="MPIX_Graph"), OP_ID, DEP],
+    "graphs_graph_while_impl(graph, var_id, sub_graph, op_id, dep_op_id, &msg)", "graph")
 
-def inst_or_graph(nm):
-    return """    if (MPI_PARAM_CHECK) {
-        OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
-    }
-    if (NULL == graph || (GRAPHS_GRAPH_MAGIC != graph->magic
-                          && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_%s: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
-    }
-""" % nm + gerr("NULL == value", "MPI_ERR_ARG", "value is a NULL pointer")
+row("Graph_goto", [P("graph", "graph"), P("dest_op_id", "value", ctype="int"), DEP],
+    "graphs_graph_goto_impl(graph, dest_op_id, dep_op_id, &msg)", "graph")
 
-row("Graph_var_set", "MPIX_Graph graph, int var_id, const void *value",
-    """    graphs_var_t *v;
-    int k;
+row("Graph_def", [P("graph", "graph"), P("info", "hint"), P("token", "token_out")],
+    "graphs_graph_def(graph, token, &msg)", "graph")
 
-""" + inst_or_graph("Graph_var_set") + """    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
-        /* a running instance (a callback's graph) */
-        int rc = graphs_inst_var_set((graphs_inst_t *) graph, var_id, value);
-        if (MPI_ERR_ARG == rc) {
-            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: no such variable");
-        }
-        if (MPI_SUCCESS != rc) {
-            return graphs_graph_error(graph, rc, "MPIX_Graph_var_set: no memory for the string's copy");
-        }
-        return MPI_SUCCESS;
-    }
-    k = graphs_graph_var_find(graph, var_id);
-""" + gerr("k < 0", "MPI_ERR_ARG", "the variable is not declared in this graph")
-    + gerr("MPIX_GRAPH_VAR_REF_PARAM == graph->vars[k].scope", "MPI_ERR_ARG", "a reference parameter is set with MPIX_Graph_set_param")
-    + """    v = &graph->vars[k];
-    if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
-        return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    v->set = true;
-    return MPI_SUCCESS;""")
+row("Graph_var_create", [P("graph", "graph"), P("var_id", "var_id"),
+                         P("scope", "value", ctype="int"),
+                         P("datatype", "value", ctype="MPI_Datatype")],
+    "graphs_graph_var_create_impl(graph, var_id, scope, datatype, &msg)", "graph")
 
-row("Graph_var_get", "MPIX_Graph graph, int var_id, void *value",
-    """    graphs_var_t *v;
-    int k;
+row("Graph_var_set", [P("graph", "graph_or_activation"), P("var_id", "value", ctype="int"),
+                      P("value", "pointer", ctype="const void *")],
+    "graphs_graph_var_set_impl(graph, var_id, value, &msg)", "graph")
 
-""" + inst_or_graph("Graph_var_get") + """    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
-        void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
-        if (NULL == p) {
-            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: no such variable");
-        }
-        memcpy(value, p, v->size);
-        return MPI_SUCCESS;
-    }
-    k = graphs_graph_var_find(graph, var_id);
-""" + gerr("k < 0", "MPI_ERR_ARG", "the variable is not declared in this graph")
-    + """    v = &graph->vars[k];
-    if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
-        if (NULL != v->ref) {
-            memcpy(value, v->ref, v->size);
-        } else {
-            memset(value, 0, v->size);
-        }
-        return MPI_SUCCESS;
-    }
-    return graphs_var_read(v, NULL, value);""")
+row("Graph_var_get", [P("graph", "graph_or_activation"), P("var_id", "value", ctype="int"),
+                      P("value", "pointer", ctype="void *")],
+    "graphs_graph_var_get_impl(graph, var_id, value, &msg)", "graph")
 
-row("Graph_set_param", "MPIX_Graph graph, int var_id, const void *value",
-    """    graphs_var_t *v;
-    int k, enc, outer;
+row("Graph_set_param", [P("graph", "graph"), P("var_id", "value", ctype="int"),
+                        P("value", "pointer", ctype="const void *")],
+    "graphs_graph_set_param_impl(graph, var_id, value, &msg)", "graph")
 
-""" + GRAPH_CHECK.format(g="graph") + gerr("NULL == value", "MPI_ERR_ARG", "value is a NULL pointer")
-    + """    k = graphs_graph_var_find(graph, var_id);
-""" + gerr("k < 0", "MPI_ERR_ARG", "the variable is not declared in this graph")
-    + gerr("MPIX_GRAPH_VAR_LOCAL == graph->vars[k].scope", "MPI_ERR_ARG", "the variable is not a parameter")
-    + """    v = &graph->vars[k];
-    if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
-        /* the program's memory, or MPIX_VAR(k): an enclosing graph's variable */
-        outer = graphs_var_ptr_id(value, &enc);
-        if (0 <= outer && GRAPHS_VE_STORAGE == enc) {
-            v->ref = NULL;
-            v->ref_outer = outer;
-        } else {
-            v->ref = (void *) value;
-            v->ref_outer = -1;
-        }
-    } else if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
-        return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    v->set = true;
-    return MPI_SUCCESS;""")
-
-row("Graph_var_reduce", "MPIX_Graph graph, int in_var1_id, int in_var2_id, MPI_Op var_op, int out_var_id, int *op_id, int dep_op_id",
-    """    graphs_gnode_t *n;
-    int rc, id, cmp, k1, k2, ko;
-
-""" + GRAPH_CHECK.format(g="graph")
-    + gerr("in_var1_id < 0 || in_var1_id >= MPIX_GRAPH_VAR_MAX || in_var2_id < 0 || in_var2_id >= MPIX_GRAPH_VAR_MAX || out_var_id < 0 || out_var_id >= MPIX_GRAPH_VAR_MAX", "MPI_ERR_ARG", "a variable ID is out of range")
-    + """    cmp = graphs_cmp_index(var_op);
-    if (cmp < 0 && MPI_SUM != var_op && MPI_PROD != var_op && MPI_MAX != var_op && MPI_MIN != var_op
-        && MPI_LAND != var_op && MPI_LOR != var_op && MPI_LXOR != var_op && MPI_BAND != var_op
-        && MPI_BOR != var_op && MPI_BXOR != var_op) {
-        return graphs_graph_error(graph, MPI_ERR_OP, "MPIX_Graph_var_reduce: the operation must be a "
-                                  "predefined reduction (not MAXLOC, MINLOC, REPLACE, NO_OP or a "
-                                  "user operation) or a comparison");
-    }
-    k1 = graphs_graph_var_find(graph, in_var1_id);
-    k2 = graphs_graph_var_find(graph, in_var2_id);
-    ko = graphs_graph_var_find(graph, out_var_id);
-    if (0 <= k1 && 0 <= k2 && 0 <= ko
-        && MPI_SUCCESS != graphs_var_reduce_check(var_op, cmp, graph->vars[k1].dtype,
-                                                  graph->vars[k2].dtype, graph->vars[ko].dtype)) {
-        return graphs_graph_error(graph, MPI_ERR_TYPE, "MPIX_Graph_var_reduce: the variables' types do "
-                                  "not fit the operation");
-    }
-""" + node_ret("""    n->in1 = in_var1_id;
-    n->in2 = in_var2_id;
-    n->out = out_var_id;
-    n->cmp = cmp;
-    n->op = var_op;
-    if (cmp < 0) {
-        OBJ_RETAIN(var_op);
-    }
-""").replace("{type}", "GRAPHS_GN_REDUCE"))
+row("Graph_var_reduce", [P("graph", "graph"), P("in_var1_id", "value", ctype="int"),
+                         P("in_var2_id", "value", ctype="int"),
+                         P("var_op", "value", ctype="MPI_Op"),
+                         P("out_var_id", "value", ctype="int"), OP_ID, DEP],
+    "graphs_graph_var_reduce_impl(graph, in_var1_id, in_var2_id, var_op, out_var_id, op_id, "
+    "dep_op_id, &msg)",
+    "graph")
 
 
 def fname(name):
@@ -1215,36 +860,21 @@ def main():
         outdir = sys.argv[2]
         os.makedirs(os.path.join(outdir, "profile"), exist_ok=True)
     names = []
-    for name, params, body in ROWS:
-        pre, body = vb_wrap(name, params, body)
-        pre = BIG_PRES.get(name, "").replace("{name}", name) + pre
-        text = HEADER.format(name=name, params=params, pre=pre.replace("{name}", name),
-                             body=body.replace("{name}", name))
-        with open(os.path.join(outdir, fname(name)), "w") as f:
-            f.write(text)
-        names.append(fname(name))
-    # the Makefile.am lists (c/ and c/profile/) name these files
-    first, last = fname(ROWS[0][0]), fname(ROWS[-1][0])
+    for r in ROWS:
+        with open(os.path.join(outdir, fname(r.name)), "w") as f:
+            f.write(text_of(r))
+        names.append(fname(r.name))
+    # the Makefile.am lists (c/ and c/profile/) name these files: their
+    # generated block runs from the first of them listed to the last
     for sub, prefix in (("", ""), ("profile", "p")):
         with open(os.path.join(srcdir, sub, "Makefile.am")) as f:
             text = f.read()
-        old = [n for n in text.split() if n.endswith(".c")]
-        text = listed(text, prefix + old_first(old, prefix), prefix + old_last(old, prefix),
-                      [prefix + n for n in names])
+        old = [n[len(prefix):] for n in text.split() if n.endswith(".c")]
+        gen = [n for n in old if n in names]
+        text = listed(text, prefix + gen[0], prefix + gen[-1], [prefix + n for n in names])
         with open(os.path.join(outdir, sub, "Makefile.am"), "w") as f:
             f.write(text)
     return 0
-
-
-def old_first(old, prefix):
-    """the first generated file a Makefile.am lists now (its block starts there)"""
-    gen = set(fname(n) for n, _, _ in ROWS)
-    return next(n[len(prefix):] for n in old if n[len(prefix):] in gen)
-
-
-def old_last(old, prefix):
-    gen = set(fname(n) for n, _, _ in ROWS)
-    return [n[len(prefix):] for n in old if n[len(prefix):] in gen][-1]
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -27,10 +28,10 @@
 
 static const char FUNC_NAME[] = "MPIX_Alloc_mem_def";
 
-/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+/* the checks and the call; vb: the arguments bound to graph variables, or NULL */
 static inline __opal_attribute_always_inline__ int graphs_alloc_mem_def_make(MPI_Aint size, MPI_Info info, void *baseptr, MPIX_Token *token, graphs_vb_t *vb)
 {
-    ompi_mpix_token_t *t;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -41,26 +42,16 @@ static inline __opal_attribute_always_inline__ int graphs_alloc_mem_def_make(MPI
     if (NULL == baseptr) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: baseptr is NULL");
     }
-    if (NULL == info || ompi_info_is_freed(info)) {
+    if (graphs_info_invalid(info)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: info is not a valid info object");
     }
     if (NULL == token) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Alloc_mem_def: token is a NULL pointer");
     }
-    t = graphs_token_new(GRAPHS_OP_ALLOC_MEM, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    rc = graphs_def_alloc_mem(size, info, baseptr, token, vb);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
     }
-    t->a.mem.size = size;
-    t->a.mem.baseptr = baseptr;
-    if (MPI_INFO_NULL != info) {
-        OBJ_RETAIN(info);
-        t->a.mem.info = &info->super;
-    }
-    if (NULL != vb) {
-        graphs_vb_commit(t, vb);
-    }
-    *token = t;
     return MPI_SUCCESS;
 }
 

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,17 +30,19 @@ static const char FUNC_NAME[] = "MPIX_Copy_mem";
 
 int MPIX_Copy_mem(void *dst, const void *src, MPI_Aint size)
 {
-    const char *msg;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
-    msg = graphs_check_copy(dst, src, size);
-    if (NULL != msg) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, msg);
+    rc = graphs_check_copy(dst, src, size, &msg);
+    if (MPI_SUCCESS != rc) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, msg);
     }
-    if (0 < size) {
-        memcpy(dst, src, (size_t) size);
+    rc = graphs_copy_mem(dst, src, size);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

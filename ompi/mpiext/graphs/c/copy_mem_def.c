@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -27,34 +28,28 @@
 
 static const char FUNC_NAME[] = "MPIX_Copy_mem_def";
 
-/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+/* the checks and the call; vb: the arguments bound to graph variables, or NULL */
 static inline __opal_attribute_always_inline__ int graphs_copy_mem_def_make(void *dst, const void *src, MPI_Aint size, MPIX_Token *token, graphs_vb_t *vb)
 {
-    ompi_mpix_token_t *t;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
-    if ((NULL == vb || 0 == vb->n)) {
-        const char *msg = graphs_check_copy(dst, src, size);
-        if (NULL != msg) {
-            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, msg);
+    if (NULL == vb || 0 == vb->n) {
+        rc = graphs_check_copy(dst, src, size, &msg);
+        if (MPI_SUCCESS != rc) {
+            return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, msg);
         }
     }
     if (NULL == token) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Copy_mem_def: token is a NULL pointer");
     }
-    t = graphs_token_new(GRAPHS_OP_COPY_MEM, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    rc = graphs_def_copy_mem(dst, src, size, token, vb);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
     }
-    t->a.copy.dst = dst;
-    t->a.copy.src = src;
-    t->a.copy.size = size;
-    if (NULL != vb) {
-        graphs_vb_commit(t, vb);
-    }
-    *token = t;
     return MPI_SUCCESS;
 }
 

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -30,34 +31,24 @@ static const char FUNC_NAME[] = "MPIX_Execute";
 int MPIX_Execute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info)
 {
     const char *msg = NULL;
-    int ret;
+    int rc;
 
     (void) info;
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_token_invalid(token)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute: the token is "
-                                               "MPIX_TOKEN_NULL or was freed or consumed");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute: the token is MPIX_TOKEN_NULL or was freed or consumed");
     }
     if (graphs_token_unbound(token)) {
-        return graphs_token_report(token, MPI_ERR_ARG, "MPIX_Execute: the token has "
-                                   "arguments bound to graph variables (it runs only inside a "
-                                   "graph)");
+        return graphs_token_report(token, MPI_ERR_ARG, "MPIX_Execute: the token has arguments bound to graph variables (it runs only inside a graph)");
     }
-    ret = graphs_location_acquire(loc_type, loc_info, &msg);
-    if (MPI_SUCCESS != ret) {
-        return graphs_token_report(token, ret, msg);
+    rc = graphs_execute_impl(token, loc_type, loc_info, &msg);
+    if (MPI_SUCCESS != rc && NULL != msg) {
+        return graphs_token_report(token, rc, msg);
     }
-    ret = (MPIX_OFFLOAD_CUDA == loc_type) ? graphs_execute_cuda(token, loc_info, &msg)
-                                          : graphs_execute_blocking(token);
-    graphs_location_release(loc_type);
-    if (MPI_SUCCESS != ret && NULL != msg) {
-        return graphs_token_report(token, ret, msg);
-    }
-    if (MPI_SUCCESS != ret) {
-        return graphs_token_error(token, ret, "MPIX_Execute: an operation of the execution "
-                                  "failed");
+    if (MPI_SUCCESS != rc) {
+        return graphs_token_error(token, rc, "MPIX_Execute: an operation of the execution failed");
     }
     return MPI_SUCCESS;
 }

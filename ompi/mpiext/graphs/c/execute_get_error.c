@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,22 +30,18 @@ static const char FUNC_NAME[] = "MPIX_Execute_get_error";
 
 int MPIX_Execute_get_error(MPI_Request request, int *errcode, int *op_id)
 {
-    graphs_request_t *req = (graphs_request_t *) request;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (NULL == errcode) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute_get_error: errcode is "
-                                               "a NULL pointer");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Execute_get_error: errcode is a NULL pointer");
     }
-    if (!graphs_request_is(request) || GRAPHS_REQ_EXEC != req->kind || !req->completed) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_REQUEST, "MPIX_Execute_get_error: not a "
-                                               "completed execution request");
-    }
-    *errcode = req->last_error;
-    if (NULL != op_id) {
-        *op_id = req->last_op;
+    rc = graphs_execute_get_error_impl(request, errcode, op_id, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, NULL != msg ? msg : FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

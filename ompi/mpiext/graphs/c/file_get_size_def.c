@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -27,10 +28,10 @@
 
 static const char FUNC_NAME[] = "MPIX_File_get_size_def";
 
-/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+/* the checks and the call; vb: the arguments bound to graph variables, or NULL */
 static inline __opal_attribute_always_inline__ int graphs_file_get_size_def_make(MPI_File fh, MPI_Offset *size, MPIX_Token *token, graphs_vb_t *vb)
 {
-    ompi_mpix_token_t *t;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -44,16 +45,10 @@ static inline __opal_attribute_always_inline__ int graphs_file_get_size_def_make
     if (NULL == size || NULL == token) {
         return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_ARG, "MPIX_File_get_size_def: size or token is NULL");
     }
-    t = graphs_token_new(GRAPHS_OP_FILE_GET_SIZE, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    rc = graphs_def_file_get_size(fh, size, token, vb);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
     }
-    t->a.file.fh = fh;
-    t->a.file.size = size;
-    if (NULL != vb) {
-        graphs_vb_commit(t, vb);
-    }
-    *token = t;
     return MPI_SUCCESS;
 }
 

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -27,11 +28,10 @@
 
 static const char FUNC_NAME[] = "MPIX_File_open_def";
 
-/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+/* the checks and the call; vb: the arguments bound to graph variables, or NULL */
 static inline __opal_attribute_always_inline__ int graphs_file_open_def_make(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh, MPIX_Token *token, graphs_vb_t *vb)
 {
-    ompi_mpix_token_t *t;
-    const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -41,33 +41,17 @@ static inline __opal_attribute_always_inline__ int graphs_file_open_def_make(MPI
         if (OMPI_COMM_IS_INTER(comm)) {
             return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_COMM, FUNC_NAME);
         }
-        if (NULL == info || ompi_info_is_freed(info)) {
+        if (graphs_info_invalid(info)) {
             return OMPI_ERRHANDLER_INVOKE(comm, MPI_ERR_INFO, FUNC_NAME);
         }
     }
     if (NULL == filename || NULL == fh || NULL == token) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_File_open_def: filename, fh or token is NULL");
     }
-    t = graphs_token_new(GRAPHS_OP_FILE_OPEN, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    rc = graphs_def_file_open(comm, filename, amode, info, fh, token, vb);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
     }
-    /* the name is copied: the program may reuse its string */
-    t->a.file.filename = strdup(filename);
-    if (NULL == t->a.file.filename) {
-        OBJ_RELEASE(t);
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    t->a.file.amode = amode;
-    t->a.file.info = info;
-    if (MPI_INFO_NULL != info) {
-        OBJ_RETAIN(info);
-    }
-    t->a.file.fhp = fh;
-    if (NULL != vb) {
-        graphs_vb_commit(t, vb);
-    }
-    *token = t;
     return MPI_SUCCESS;
 }
 

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -27,14 +28,10 @@
 
 static const char FUNC_NAME[] = "MPIX_File_read_def";
 
-static const char *const big_msg[] = GRAPHS_BIG_MSGS("MPIX_File_read_def");
-
-/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+/* the checks and the call; vb: the arguments bound to graph variables, or NULL */
 static inline __opal_attribute_always_inline__ int graphs_file_read_def_make(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status, MPIX_Token *token, graphs_vb_t *vb)
 {
-    ompi_mpix_token_t *t;
-    ompi_datatype_t *type;
-    int icount = 0, rc = MPI_SUCCESS, why;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -45,32 +42,20 @@ static inline __opal_attribute_always_inline__ int graphs_file_read_def_make(MPI
     if (MPI_FILE_NULL == fh && (NULL == vb || 0 == vb->n)) {
         return OMPI_ERRHANDLER_INVOKE(MPI_FILE_NULL, MPI_ERR_FILE, FUNC_NAME);
     }
-    if (count < 0) {
+    if (0 > count) {
         return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_COUNT, "MPIX_File_read_def: count is negative");
     }
     if (NULL == token) {
         return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_ARG, "MPIX_File_read_def: token is NULL");
     }
-    OMPI_CHECK_DATATYPE_FOR_RECV(rc, datatype, 0 == count ? 0 : 1);
+    rc = graphs_check_buf(datatype, 0 == count ? 0 : 1, true);
     if (MPI_SUCCESS != rc) {
         return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
     }
-    rc = graphs_big_args(count, datatype, NULL,
-                         NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(a.io.dtype)), &type, &icount,
-                         &why);
-    if (MPI_SUCCESS != rc) {
-        return OMPI_ERRHANDLER_INVOKE(fh, rc, big_msg[why]);
+    rc = graphs_def_file_io(GRAPHS_OP_FILE_READ, fh, 0, buf, count, datatype, status, token, vb);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_INVOKE(fh, rc, FUNC_NAME);
     }
-    t = graphs_token_new(GRAPHS_OP_FILE_READ, NULL);
-    if (NULL == t) {
-        graphs_drop_type(type);
-        return OMPI_ERRHANDLER_INVOKE(fh, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_io(t, fh, 0, (void *) buf, type, icount, status);
-    if (NULL != vb) {
-        graphs_vb_commit(t, vb);
-    }
-    *token = t;
     return MPI_SUCCESS;
 }
 

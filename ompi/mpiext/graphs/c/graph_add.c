@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,31 +30,21 @@ static const char FUNC_NAME[] = "MPIX_Graph_add";
 
 int MPIX_Graph_add(MPIX_Graph graph, MPIX_Token *token, int *op_id, int dep_op_id)
 {
-    graphs_gnode_t *n;
-    int rc, id;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_add: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_add: the graph is MPIX_GRAPH_NULL or was freed");
     }
     if (NULL == token || graphs_token_invalid(*token)) {
         return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_add: the token is MPIX_TOKEN_NULL or was freed or consumed");
     }
-    rc = graphs_graph_add_node(graph, GRAPHS_GN_TOKEN, dep_op_id, &n, &id);
-    if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_add: dep_op_id is not an "
-                                  "operation of this graph" : FUNC_NAME);
-    }
-    /* the graph takes the token: the program's handle is consumed */
-    OBJ_RETAIN(*token);
-    n->token = *token;
-    graphs_token_retire(*token);
-    *token = MPIX_TOKEN_NULL;
-    if (NULL != op_id) {
-        *op_id = id;
+    rc = graphs_graph_add_impl(graph, token, op_id, dep_op_id, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

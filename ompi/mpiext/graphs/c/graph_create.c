@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,7 +30,7 @@ static const char FUNC_NAME[] = "MPIX_Graph_create";
 
 int MPIX_Graph_create(MPI_Session session, MPI_Info info, MPIX_Graph *graph)
 {
-    ompi_mpix_graph_t *g;
+    int rc;
 
     (void) info;
     if (MPI_PARAM_CHECK) {
@@ -41,14 +42,9 @@ int MPIX_Graph_create(MPI_Session session, MPI_Info info, MPIX_Graph *graph)
     if (MPI_SESSION_NULL != session && ompi_instance_invalid(session)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Graph_create: the session is not valid");
     }
-    g = OBJ_NEW(ompi_mpix_graph_t);
-    if (NULL == g) {
-        return graphs_session_error(session, MPI_ERR_NO_MEM, FUNC_NAME);
+    rc = graphs_graph_create_impl(session, graph);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_session_error(session, rc, FUNC_NAME);
     }
-    if (MPI_SUCCESS != graphs_session_get(session, &g->session)) {
-        OBJ_RELEASE(g);
-        return graphs_session_error(session, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    *graph = g;
     return MPI_SUCCESS;
 }

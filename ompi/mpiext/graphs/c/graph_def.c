@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,7 +30,6 @@ static const char FUNC_NAME[] = "MPIX_Graph_def";
 
 int MPIX_Graph_def(MPIX_Graph graph, MPI_Info info, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
     const char *msg = NULL;
     int rc;
 
@@ -38,16 +38,14 @@ int MPIX_Graph_def(MPIX_Graph graph, MPI_Info info, MPIX_Token *token)
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_def: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_def: the graph is MPIX_GRAPH_NULL or was freed");
     }
     if (NULL == token) {
         return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_def: token is a NULL pointer");
     }
-    rc = graphs_graph_def(graph, &t, &msg);
-    if (MPI_SUCCESS != rc) {
+    rc = graphs_graph_def(graph, token, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
-    *token = t;
     return MPI_SUCCESS;
 }

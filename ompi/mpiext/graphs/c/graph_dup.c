@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -36,14 +37,13 @@ int MPIX_Graph_dup(MPIX_Graph graph, MPI_Info info, MPIX_Graph *newgraph)
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_dup: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_dup: the graph is MPIX_GRAPH_NULL or was freed");
     }
     if (NULL == newgraph) {
         return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_dup: newgraph is a NULL pointer");
     }
     rc = graphs_graph_dup(graph, newgraph);
-    if (MPI_SUCCESS != rc) {
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
         return graphs_graph_error(graph, rc, FUNC_NAME);
     }
     return MPI_SUCCESS;

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,15 +30,17 @@ static const char FUNC_NAME[] = "MPIX_Graph_free";
 
 int MPIX_Graph_free(MPIX_Graph *graph)
 {
+    int rc;
+
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (NULL == graph || graphs_graph_invalid(*graph)) {
-        return graphs_graph_error(NULL, MPI_ERR_ARG, "MPIX_Graph_free: the graph is MPIX_GRAPH_NULL or was freed");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Graph_free: the graph is MPIX_GRAPH_NULL or was freed");
     }
-    /* tokens made by MPIX_Graph_def and graphs it was copied into are
-     * independent of it */
-    graphs_retire(&(*graph)->super, &(*graph)->magic);
-    *graph = MPIX_GRAPH_NULL;
+    rc = graphs_graph_free_impl(graph);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
+    }
     return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,27 +30,18 @@ static const char FUNC_NAME[] = "MPIX_Graph_goto";
 
 int MPIX_Graph_goto(MPIX_Graph graph, int dest_op_id, int dep_op_id)
 {
-    graphs_gnode_t *n;
-    int rc, id, *op_id = NULL;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_goto: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_goto: the graph is MPIX_GRAPH_NULL or was freed");
     }
-    if (dest_op_id < 1 || dest_op_id > graph->nnodes) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_goto: dest_op_id is not an operation of this graph");
-    }
-    rc = graphs_graph_add_node(graph, GRAPHS_GN_GOTO, dep_op_id, &n, &id);
-    if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_goto: dep_op_id is not an "
-                                  "operation of this graph" : FUNC_NAME);
-    }
-    n->dest = dest_op_id - 1;
-    if (NULL != op_id) {
-        *op_id = id;
+    rc = graphs_graph_goto_impl(graph, dest_op_id, dep_op_id, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

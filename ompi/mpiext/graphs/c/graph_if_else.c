@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,62 +30,21 @@ static const char FUNC_NAME[] = "MPIX_Graph_if_else";
 
 int MPIX_Graph_if_else(MPIX_Graph graph, int var_id, MPIX_Graph true_graph, MPIX_Graph false_graph, int *op_id, int dep_op_id)
 {
-    graphs_gnode_t *n;
-    ompi_mpix_graph_t *sub[2] = {NULL, NULL};
-    int rc, id;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_if_else: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_if_else: the graph is MPIX_GRAPH_NULL or was freed");
     }
-    if (var_id < 0 || var_id >= MPIX_GRAPH_VAR_MAX) {
+    if (0 > var_id || MPIX_GRAPH_VAR_MAX <= var_id) {
         return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_if_else: var_id is out of range");
     }
-    {
-        int k = graphs_graph_var_find(graph, var_id);
-        if (0 <= k && 0 <= graphs_local_type_index(graph->vars[k].dtype)) {
-            return graphs_graph_error(graph, MPI_ERR_TYPE, "MPIX_Graph_if_else: the condition variable has a "
-                                      "local type");
-        }
-    }
-    if ((MPIX_GRAPH_NULL != true_graph && graphs_graph_invalid(true_graph)) || (MPIX_GRAPH_NULL != false_graph && graphs_graph_invalid(false_graph))) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_if_else: a branch is not a valid graph");
-    }
-    if (dep_op_id < 0 || dep_op_id > graph->nnodes) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_if_else: dep_op_id is not an operation of this graph");
-    }
-    /* both branches are copied now (D18) */
-    if (MPIX_GRAPH_NULL != true_graph) {
-        rc = graphs_graph_dup(true_graph, &sub[0]);
-        if (MPI_SUCCESS != rc) {
-            if (NULL != sub[0]) {
-                OBJ_RELEASE(sub[0]);
-            }
-            return graphs_graph_error(graph, rc, FUNC_NAME);
-        }
-    }
-    if (MPIX_GRAPH_NULL != false_graph) {
-        rc = graphs_graph_dup(false_graph, &sub[1]);
-        if (MPI_SUCCESS != rc) {
-            if (NULL != sub[0]) {
-                OBJ_RELEASE(sub[0]);
-            }
-            return graphs_graph_error(graph, rc, FUNC_NAME);
-        }
-    }
-    rc = graphs_graph_add_node(graph, GRAPHS_GN_IF, dep_op_id, &n, &id);
-    if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_if_else: dep_op_id is not an "
-                                  "operation of this graph" : FUNC_NAME);
-    }
-    n->var = var_id;
-    n->sub[0] = sub[0];
-    n->sub[1] = sub[1];
-    if (NULL != op_id) {
-        *op_id = id;
+    rc = graphs_graph_if_else_impl(graph, var_id, true_graph, false_graph, op_id, dep_op_id, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

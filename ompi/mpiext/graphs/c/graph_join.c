@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,44 +30,21 @@ static const char FUNC_NAME[] = "MPIX_Graph_join";
 
 int MPIX_Graph_join(MPIX_Graph graph, int count, const int array_of_dep_op_ids[], int *op_id)
 {
-    graphs_gnode_t *n;
-    int rc, id, *join = NULL, dep_op_id = MPIX_DEP_NONE;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_join: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_join: the graph is MPIX_GRAPH_NULL or was freed");
     }
-    if (count < 0 || (0 < count && NULL == array_of_dep_op_ids)) {
+    if (0 > count || (0 < count && NULL == array_of_dep_op_ids)) {
         return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_join: count is negative or the array is NULL");
     }
-    for (int i = 0; i < count; ++i) {
-        if (array_of_dep_op_ids[i] < 1 || array_of_dep_op_ids[i] > graph->nnodes) {
-            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_join: an ID is not an operation of "
-                                      "this graph");
-        }
-    }
-    if (0 < count) {
-        join = malloc(count * sizeof(int));
-        if (NULL == join) {
-            return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
-        }
-        for (int i = 0; i < count; ++i) {
-            join[i] = array_of_dep_op_ids[i] - 1;
-        }
-    }
-    rc = graphs_graph_add_node(graph, GRAPHS_GN_JOIN, dep_op_id, &n, &id);
-    if (MPI_SUCCESS != rc) {
-        free(join);
-        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_join: dep_op_id is not an "
-                                  "operation of this graph" : FUNC_NAME);
-    }
-    n->join = join;
-    n->njoin = count;
-    if (NULL != op_id) {
-        *op_id = id;
+    rc = graphs_graph_join_impl(graph, count, array_of_dep_op_ids, op_id, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,22 +30,18 @@ static const char FUNC_NAME[] = "MPIX_Graph_set_dep_op";
 
 int MPIX_Graph_set_dep_op(MPIX_Graph graph, int op_id, int dep_op_id)
 {
+    const char *msg = NULL;
+    int rc;
+
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_dep_op: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_dep_op: the graph is MPIX_GRAPH_NULL or was freed");
     }
-    if (op_id < 1 || op_id > graph->nnodes || dep_op_id < 0 || dep_op_id > graph->nnodes) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_dep_op: an ID is not an operation of this graph");
+    rc = graphs_graph_set_dep_op_impl(graph, op_id, dep_op_id, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
-    if (op_id == dep_op_id) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_dep_op: an operation cannot depend on itself");
-    }
-    if (GRAPHS_GN_JOIN == graph->nodes[op_id - 1].type) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_dep_op: op_id is a join (its dependencies are its inputs)");
-    }
-    graph->nodes[op_id - 1].dep = dep_op_id - 1;
     return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,40 +30,21 @@ static const char FUNC_NAME[] = "MPIX_Graph_set_param";
 
 int MPIX_Graph_set_param(MPIX_Graph graph, int var_id, const void *value)
 {
-    graphs_var_t *v;
-    int k, enc, outer;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_param: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_param: the graph is MPIX_GRAPH_NULL or was freed");
     }
     if (NULL == value) {
         return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_param: value is a NULL pointer");
     }
-    k = graphs_graph_var_find(graph, var_id);
-    if (k < 0) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_param: the variable is not declared in this graph");
+    rc = graphs_graph_set_param_impl(graph, var_id, value, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
-    if (MPIX_GRAPH_VAR_LOCAL == graph->vars[k].scope) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_set_param: the variable is not a parameter");
-    }
-    v = &graph->vars[k];
-    if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
-        /* the program's memory, or MPIX_VAR(k): an enclosing graph's variable */
-        outer = graphs_var_ptr_id(value, &enc);
-        if (0 <= outer && GRAPHS_VE_STORAGE == enc) {
-            v->ref = NULL;
-            v->ref_outer = outer;
-        } else {
-            v->ref = (void *) value;
-            v->ref_outer = -1;
-        }
-    } else if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
-        return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    v->set = true;
     return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,45 +30,21 @@ static const char FUNC_NAME[] = "MPIX_Graph_var_create";
 
 int MPIX_Graph_var_create(MPIX_Graph graph, int var_id, int scope, MPI_Datatype datatype)
 {
-    graphs_var_t *v;
-    size_t size;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_create: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_create: the graph is MPIX_GRAPH_NULL or was freed");
     }
-    if (var_id < 0 || var_id >= MPIX_GRAPH_VAR_MAX) {
+    if (0 > var_id || MPIX_GRAPH_VAR_MAX <= var_id) {
         return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_create: var_id is out of range");
     }
-    if (MPIX_GRAPH_VAR_VAL_PARAM != scope && MPIX_GRAPH_VAR_REF_PARAM != scope && MPIX_GRAPH_VAR_LOCAL != scope) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_create: unknown scope");
+    rc = graphs_graph_var_create_impl(graph, var_id, scope, datatype, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
-    if (MPI_SUCCESS != graphs_var_check_type(datatype)) {
-        return graphs_graph_error(graph, MPI_ERR_TYPE, "MPIX_Graph_var_create: a graph variable needs a predefined, non-derived datatype or a local type");
-    }
-    if (0 <= graphs_graph_var_find(graph, var_id)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_create: the variable is already declared in this graph");
-    }
-    if (graph->nvars == graph->vcap) {
-        int cap = graph->vcap ? 2 * graph->vcap : 8;
-        graphs_var_t *vars = realloc(graph->vars, cap * sizeof(*vars));
-        if (NULL == vars) {
-            return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
-        }
-        graph->vars = vars;
-        graph->vcap = cap;
-    }
-    v = &graph->vars[graph->nvars++];
-    memset(v, 0, sizeof(*v));
-    v->id = var_id;
-    v->scope = scope;
-    OBJ_RETAIN(datatype);
-    v->dtype = datatype;
-    ompi_datatype_type_size(datatype, &size);
-    v->size = size;
-    v->ref_outer = -1;
     return MPI_SUCCESS;
 }

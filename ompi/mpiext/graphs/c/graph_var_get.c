@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,40 +30,21 @@ static const char FUNC_NAME[] = "MPIX_Graph_var_get";
 
 int MPIX_Graph_var_get(MPIX_Graph graph, int var_id, void *value)
 {
-    graphs_var_t *v;
-    int k;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
-    if (NULL == graph || (GRAPHS_GRAPH_MAGIC != graph->magic
-                          && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+    if (graphs_graph_or_inst_invalid(graph)) {
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: the graph is MPIX_GRAPH_NULL or was freed");
     }
     if (NULL == value) {
         return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: value is a NULL pointer");
     }
-    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
-        void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
-        if (NULL == p) {
-            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: no such variable");
-        }
-        memcpy(value, p, v->size);
-        return MPI_SUCCESS;
+    rc = graphs_graph_var_get_impl(graph, var_id, value, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
-    k = graphs_graph_var_find(graph, var_id);
-    if (k < 0) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_get: the variable is not declared in this graph");
-    }
-    v = &graph->vars[k];
-    if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
-        if (NULL != v->ref) {
-            memcpy(value, v->ref, v->size);
-        } else {
-            memset(value, 0, v->size);
-        }
-        return MPI_SUCCESS;
-    }
-    return graphs_var_read(v, NULL, value);
+    return MPI_SUCCESS;
 }

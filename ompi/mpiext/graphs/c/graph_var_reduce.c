@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,51 +30,18 @@ static const char FUNC_NAME[] = "MPIX_Graph_var_reduce";
 
 int MPIX_Graph_var_reduce(MPIX_Graph graph, int in_var1_id, int in_var2_id, MPI_Op var_op, int out_var_id, int *op_id, int dep_op_id)
 {
-    graphs_gnode_t *n;
-    int rc, id, cmp, k1, k2, ko;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_graph_invalid(graph)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_reduce: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_reduce: the graph is MPIX_GRAPH_NULL or was freed");
     }
-    if (in_var1_id < 0 || in_var1_id >= MPIX_GRAPH_VAR_MAX || in_var2_id < 0 || in_var2_id >= MPIX_GRAPH_VAR_MAX || out_var_id < 0 || out_var_id >= MPIX_GRAPH_VAR_MAX) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_reduce: a variable ID is out of range");
-    }
-    cmp = graphs_cmp_index(var_op);
-    if (cmp < 0 && MPI_SUM != var_op && MPI_PROD != var_op && MPI_MAX != var_op && MPI_MIN != var_op
-        && MPI_LAND != var_op && MPI_LOR != var_op && MPI_LXOR != var_op && MPI_BAND != var_op
-        && MPI_BOR != var_op && MPI_BXOR != var_op) {
-        return graphs_graph_error(graph, MPI_ERR_OP, "MPIX_Graph_var_reduce: the operation must be a "
-                                  "predefined reduction (not MAXLOC, MINLOC, REPLACE, NO_OP or a "
-                                  "user operation) or a comparison");
-    }
-    k1 = graphs_graph_var_find(graph, in_var1_id);
-    k2 = graphs_graph_var_find(graph, in_var2_id);
-    ko = graphs_graph_var_find(graph, out_var_id);
-    if (0 <= k1 && 0 <= k2 && 0 <= ko
-        && MPI_SUCCESS != graphs_var_reduce_check(var_op, cmp, graph->vars[k1].dtype,
-                                                  graph->vars[k2].dtype, graph->vars[ko].dtype)) {
-        return graphs_graph_error(graph, MPI_ERR_TYPE, "MPIX_Graph_var_reduce: the variables' types do "
-                                  "not fit the operation");
-    }
-    rc = graphs_graph_add_node(graph, GRAPHS_GN_REDUCE, dep_op_id, &n, &id);
-    if (MPI_SUCCESS != rc) {
-        return graphs_graph_error(graph, rc, MPI_ERR_ARG == rc ? "MPIX_Graph_var_reduce: dep_op_id is not an "
-                                  "operation of this graph" : FUNC_NAME);
-    }
-    n->in1 = in_var1_id;
-    n->in2 = in_var2_id;
-    n->out = out_var_id;
-    n->cmp = cmp;
-    n->op = var_op;
-    if (cmp < 0) {
-        OBJ_RETAIN(var_op);
-    }
-    if (NULL != op_id) {
-        *op_id = id;
+    rc = graphs_graph_var_reduce_impl(graph, in_var1_id, in_var2_id, var_op, out_var_id, op_id, dep_op_id, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,42 +30,21 @@ static const char FUNC_NAME[] = "MPIX_Graph_var_set";
 
 int MPIX_Graph_var_set(MPIX_Graph graph, int var_id, const void *value)
 {
-    graphs_var_t *v;
-    int k;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
-    if (NULL == graph || (GRAPHS_GRAPH_MAGIC != graph->magic
-                          && GRAPHS_INST_MAGIC != ((graphs_inst_t *) graph)->magic)) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: the graph is MPIX_GRAPH_NULL or "
-                                  "was freed");
+    if (graphs_graph_or_inst_invalid(graph)) {
+        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: the graph is MPIX_GRAPH_NULL or was freed");
     }
     if (NULL == value) {
         return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: value is a NULL pointer");
     }
-    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
-        /* a running instance (a callback's graph) */
-        int rc = graphs_inst_var_set((graphs_inst_t *) graph, var_id, value);
-        if (MPI_ERR_ARG == rc) {
-            return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: no such variable");
-        }
-        if (MPI_SUCCESS != rc) {
-            return graphs_graph_error(graph, rc, "MPIX_Graph_var_set: no memory for the string's copy");
-        }
-        return MPI_SUCCESS;
+    rc = graphs_graph_var_set_impl(graph, var_id, value, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_graph_error(graph, rc, NULL != msg ? msg : FUNC_NAME);
     }
-    k = graphs_graph_var_find(graph, var_id);
-    if (k < 0) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: the variable is not declared in this graph");
-    }
-    if (MPIX_GRAPH_VAR_REF_PARAM == graph->vars[k].scope) {
-        return graphs_graph_error(graph, MPI_ERR_ARG, "MPIX_Graph_var_set: a reference parameter is set with MPIX_Graph_set_param");
-    }
-    v = &graph->vars[k];
-    if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
-        return graphs_graph_error(graph, MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    v->set = true;
     return MPI_SUCCESS;
 }

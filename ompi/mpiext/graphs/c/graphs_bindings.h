@@ -11,8 +11,11 @@
 /**
  * @file
  *
- * Argument checks and captures shared by the generated _def bindings: the
- * same error classes as the blocking call would give.
+ * What the generated bindings share (contrib/graphs/gen-bindings.py): the
+ * checks of their arguments, one per kind of argument, with the error classes
+ * the blocking calls give; the count conversion of the large-count (_c) ones;
+ * the reporting of errors on the extension's objects; and the recording of
+ * arguments given as graph variables.
  */
 
 #ifndef OMPI_MPIEXT_GRAPHS_BINDINGS_H
@@ -22,9 +25,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "opal/mca/threads/thread_usage.h"
+#include "ompi/errhandler/errhandler.h"
 #include "ompi/file/file.h"
 #include "ompi/info/info.h"
 #include "ompi/instance/instance.h"
@@ -32,129 +37,114 @@
 #include "ompi/mpi/c/bindings.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 
-/** @return MPI_SUCCESS or the class MPI_Send/MPI_Recv would report */
-static inline int graphs_check_p2p(ompi_communicator_t *comm, MPI_Count count, ompi_datatype_t *dtype,
-                                   int peer, int tag, bool is_recv)
+/*
+ * The checks of the bindings' arguments, one per kind of argument (the kinds
+ * of contrib/graphs/gen-bindings.py): the graphs_*_invalid ones are true when
+ * the argument is wrong, for the class MPI_Send, MPI_Bcast, ... report for
+ * it; the graphs_check_* ones return that class.
+ */
+
+static inline bool graphs_type_null(const ompi_datatype_t *dtype)
+{
+    return MPI_DATATYPE_NULL == dtype || NULL == dtype;
+}
+
+/* a receive may take any tag */
+static inline bool graphs_tag_invalid(int tag, bool is_recv)
+{
+    if (is_recv && MPI_ANY_TAG == tag) {
+        return false;
+    }
+    return 0 > tag || mca_pml.pml_max_tag < tag;
+}
+
+/* a receive may take any source; MPI_PROC_NULL is a peer of every call */
+static inline bool graphs_peer_invalid(ompi_communicator_t *comm, int peer, bool is_recv)
+{
+    if (MPI_PROC_NULL == peer || (is_recv && MPI_ANY_SOURCE == peer)) {
+        return false;
+    }
+    return ompi_comm_peer_invalid(comm, peer);
+}
+
+/* a root, or a process a call watches: a member of an intracommunicator */
+static inline bool graphs_member_invalid(ompi_communicator_t *comm, int rank)
+{
+    return 0 > rank || ompi_comm_size(comm) <= rank;
+}
+
+/* an operation for dtype (a NULL one is refused before it is looked at) */
+static inline bool graphs_op_invalid(ompi_op_t *op, ompi_datatype_t *dtype)
+{
+    char *msg = NULL;
+    bool bad = NULL == op || MPI_OP_NULL == op || !ompi_op_is_valid(op, dtype, &msg, "MPIX_def");
+
+    free(msg);
+    return bad;
+}
+
+static inline bool graphs_info_invalid(ompi_info_t *info)
+{
+    return NULL == info || ompi_info_is_freed(info);
+}
+
+/** The count elements of dtype that a call sends or receives.
+ * @return MPI_SUCCESS, MPI_ERR_TYPE or MPI_ERR_COUNT */
+static inline int graphs_check_buf(ompi_datatype_t *dtype, MPI_Count count, bool is_recv)
 {
     int rc = MPI_SUCCESS;
 
-    if (count < 0) {
-        return MPI_ERR_COUNT;
-    }
-    if (MPI_DATATYPE_NULL == dtype || NULL == dtype) {
-        return MPI_ERR_TYPE;
-    }
     if (is_recv) {
-        if ((tag < 0 && MPI_ANY_TAG != tag) || tag > mca_pml.pml_max_tag) {
-            return MPI_ERR_TAG;
-        }
-        if (MPI_ANY_SOURCE != peer && MPI_PROC_NULL != peer && ompi_comm_peer_invalid(comm, peer)) {
-            return MPI_ERR_RANK;
-        }
         OMPI_CHECK_DATATYPE_FOR_RECV(rc, dtype, count);
     } else {
-        if (tag < 0 || tag > mca_pml.pml_max_tag) {
-            return MPI_ERR_TAG;
-        }
-        if (MPI_PROC_NULL != peer && ompi_comm_peer_invalid(comm, peer)) {
-            return MPI_ERR_RANK;
-        }
         OMPI_CHECK_DATATYPE_FOR_SEND(rc, dtype, count);
     }
     return rc;
 }
 
-static inline void graphs_set_p2p(graphs_p2p_args_t *p, void *buf, int count,
-                                  ompi_datatype_t *dtype, int peer, int tag,
-                                  ompi_status_public_t *status)
-{
-    p->buf = buf;
-    p->count = count;
-    p->dtype = graphs_keep_type(dtype);
-    p->peer = peer;
-    p->tag = tag;
-    p->status = status;
-}
-
-/** op NULL: no reduction (bcast); rooted: root must be a rank of an
- * intracommunicator */
-static inline int graphs_check_coll(ompi_communicator_t *comm, MPI_Count count, ompi_datatype_t *dtype,
-                                    ompi_op_t *op, int root, bool rooted)
-{
-    int rc = MPI_SUCCESS;
-
-    if (OMPI_COMM_IS_INTER(comm)) {
-        /* the deferred collectives of this step are intracommunicator ones */
-        return MPI_ERR_COMM;
-    }
-    OMPI_CHECK_DATATYPE_FOR_SEND(rc, dtype, count);
-    if (MPI_SUCCESS != rc) {
-        return rc;
-    }
-    if (NULL != op) {
-        char *msg = NULL;
-        if (MPI_OP_NULL == op || !ompi_op_is_valid(op, dtype, &msg, "MPIX_def")) {
-            free(msg);
-            return MPI_ERR_OP;
-        }
-    }
-    if (rooted && (root < 0 || root >= ompi_comm_size(comm))) {
-        return MPI_ERR_ROOT;
-    }
-    return MPI_SUCCESS;
-}
-
-/* the arguments of MPIX_Remote_barrier(_def): an intracommunicator, a
- * member to watch, an info (unused) */
-static inline int graphs_check_remote_barrier(ompi_communicator_t *comm, int watched,
-                                              ompi_info_t *info)
-{
-    if (OMPI_COMM_IS_INTER(comm)) {
-        return MPI_ERR_COMM;
-    }
-    if (NULL == info || ompi_info_is_freed(info)) {
-        return MPI_ERR_INFO;
-    }
-    if (watched < 0 || watched >= ompi_comm_size(comm)) {
-        return MPI_ERR_RANK;
-    }
-    return MPI_SUCCESS;
-}
-
-static inline void graphs_set_coll(ompi_mpix_token_t *t, const void *sbuf, void *rbuf, int count,
-                                   ompi_datatype_t *dtype, ompi_op_t *op, int root)
-{
-    t->a.coll.sbuf = sbuf;
-    t->a.coll.rbuf = rbuf;
-    t->a.coll.count = count;
-    t->a.coll.dtype = graphs_keep_type(dtype);
-    if (NULL != op) {
-        OBJ_RETAIN(op);
-        t->a.coll.op = op;
-    } else {
-        t->a.coll.op = NULL;
-    }
-    t->a.coll.root = root;
-}
-
-/** NULL, or why a copy is refused (overlap is detected: spec 1.7) */
-static inline const char *graphs_check_copy(void *dst, const void *src, MPI_Aint size)
+/** The copy of MPIX_Copy_mem(_def): overlap is detected (spec 1.7).
+ * @return MPI_SUCCESS, or MPI_ERR_ARG with *msg saying why */
+static inline int graphs_check_copy(void *dst, const void *src, MPI_Aint size, const char **msg)
 {
     uintptr_t d = (uintptr_t) dst, s = (uintptr_t) src;
 
     if (size < 0) {
-        return "MPIX_Copy_mem: size is negative";
+        *msg = "MPIX_Copy_mem: size is negative";
+        return MPI_ERR_ARG;
     }
     if (0 == size) {
-        return NULL;
+        return MPI_SUCCESS;
     }
     if (NULL == dst || NULL == src) {
-        return "MPIX_Copy_mem: a NULL buffer with a positive size";
+        *msg = "MPIX_Copy_mem: a NULL buffer with a positive size";
+        return MPI_ERR_ARG;
     }
     if (d < s + (uintptr_t) size && s < d + (uintptr_t) size) {
-        return "MPIX_Copy_mem: the source and destination ranges overlap";
+        *msg = "MPIX_Copy_mem: the source and destination ranges overlap";
+        return MPI_ERR_ARG;
     }
-    return NULL;
+    return MPI_SUCCESS;
+}
+
+/** MPIX_Copy_mem, its copy checked (graphs_check_copy). */
+static inline int graphs_copy_mem(void *dst, const void *src, MPI_Aint size)
+{
+    if (0 < size) {
+        memcpy(dst, src, (size_t) size);
+    }
+    return MPI_SUCCESS;
+}
+
+/** Report a failed argument check of a binding on a communicator as
+ * Open MPI's bindings do (OMPI_ERRHANDLER_CHECK): the communicator's handler
+ * is called, and the call returns the class whatever the handler did with
+ * its code. */
+static inline int graphs_comm_error(ompi_communicator_t *comm, int err, const char *msg)
+{
+    int code = ompi_errcode_get_mpi_code(err);
+
+    ompi_errhandler_invoke(comm->error_handler, comm, (int) comm->errhandler_type, code, msg);
+    return code;
 }
 
 /* why graphs_big_args refused (*why): the message of each, for the binding fn */
@@ -207,18 +197,6 @@ static inline int graphs_big_args(MPI_Count count, ompi_datatype_t *dtype, ompi_
         *why = GRAPHS_BIG_COUNT;
     }
     return rc;
-}
-
-static inline void graphs_set_io(ompi_mpix_token_t *t, MPI_File fh, MPI_Offset offset,
-                                 void *buf, ompi_datatype_t *type, int count,
-                                 ompi_status_public_t *status)
-{
-    t->a.io.fh = fh;
-    t->a.io.offset = offset;
-    t->a.io.buf = buf;
-    t->a.io.count = count;
-    t->a.io.dtype = type;
-    t->a.io.status = status;
 }
 
 /** Report an error of a call on an object of the extension: the handler of

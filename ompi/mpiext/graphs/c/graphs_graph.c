@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ompi/mpiext/graphs/c/graphs_bindings.h"
 #include "ompi/mpiext/graphs/c/graphs_graph.h"
 
 static void graph_construct(ompi_mpix_graph_t *g)
@@ -722,4 +723,455 @@ bool graphs_token_collective(const ompi_mpix_token_t *token)
     default:
         return false;
     }
+}
+
+/* ------------------------------------------------------------------
+ * The graph bindings' work (their arguments checked by the bindings)
+ */
+
+int graphs_graph_create_impl(struct ompi_instance_t *session, MPIX_Graph *graph)
+{
+    ompi_mpix_graph_t *g = OBJ_NEW(ompi_mpix_graph_t);
+
+    if (NULL == g) {
+        return MPI_ERR_NO_MEM;
+    }
+    if (MPI_SUCCESS != graphs_session_get(session, &g->session)) {
+        OBJ_RELEASE(g);
+        return MPI_ERR_NO_MEM;
+    }
+    *graph = g;
+    return MPI_SUCCESS;
+}
+
+int graphs_graph_free_impl(MPIX_Graph *graph)
+{
+    graphs_retire(&(*graph)->super, &(*graph)->magic);
+    *graph = MPIX_GRAPH_NULL;
+    return MPI_SUCCESS;
+}
+
+/* the message of a builder call fn whose dep_op_id is not an operation of
+ * the graph */
+#define GRAPHS_BAD_DEP(fn) fn ": dep_op_id is not an operation of this graph"
+
+/* a new node of a builder call; bad_dep: the call's message for a dep_op_id
+ * that is not an operation of g */
+static int graph_new_node(ompi_mpix_graph_t *g, int type, int dep_op_id, const char *bad_dep,
+                          graphs_gnode_t **n, int *id, const char **msg)
+{
+    int rc = graphs_graph_add_node(g, type, dep_op_id, n, id);
+
+    if (MPI_ERR_ARG == rc) {
+        *msg = bad_dep;
+    }
+    return rc;
+}
+
+int graphs_graph_add_impl(ompi_mpix_graph_t *graph, MPIX_Token *token, int *op_id, int dep_op_id,
+                          const char **msg)
+{
+    graphs_gnode_t *n;
+    int rc, id;
+
+    rc = graph_new_node(graph, GRAPHS_GN_TOKEN, dep_op_id, GRAPHS_BAD_DEP("MPIX_Graph_add"), &n,
+                        &id, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    OBJ_RETAIN(*token);
+    n->token = *token;
+    graphs_token_retire(*token);
+    *token = MPIX_TOKEN_NULL;
+    if (NULL != op_id) {
+        *op_id = id;
+    }
+    return MPI_SUCCESS;
+}
+
+int graphs_graph_nop_impl(ompi_mpix_graph_t *graph, int *op_id, int dep_op_id, const char **msg)
+{
+    graphs_gnode_t *n;
+    int rc, id;
+
+    rc = graph_new_node(graph, GRAPHS_GN_NOP, dep_op_id, GRAPHS_BAD_DEP("MPIX_Graph_nop"), &n, &id,
+                        msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (NULL != op_id) {
+        *op_id = id;
+    }
+    return MPI_SUCCESS;
+}
+
+int graphs_graph_join_impl(ompi_mpix_graph_t *graph, int count, const int array_of_dep_op_ids[],
+                           int *op_id, const char **msg)
+{
+    graphs_gnode_t *n;
+    int rc, id, *join = NULL;
+
+    for (int i = 0; i < count; ++i) {
+        if (array_of_dep_op_ids[i] < 1 || array_of_dep_op_ids[i] > graph->nnodes) {
+            *msg = "MPIX_Graph_join: an ID is not an operation of this graph";
+            return MPI_ERR_ARG;
+        }
+    }
+    if (0 < count) {
+        join = malloc(count * sizeof(int));
+        if (NULL == join) {
+            return MPI_ERR_NO_MEM;
+        }
+        for (int i = 0; i < count; ++i) {
+            join[i] = array_of_dep_op_ids[i] - 1;
+        }
+    }
+    rc = graph_new_node(graph, GRAPHS_GN_JOIN, MPIX_DEP_NONE, GRAPHS_BAD_DEP("MPIX_Graph_join"), &n,
+                        &id, msg);
+    if (MPI_SUCCESS != rc) {
+        free(join);
+        return rc;
+    }
+    n->join = join;
+    n->njoin = count;
+    if (NULL != op_id) {
+        *op_id = id;
+    }
+    return MPI_SUCCESS;
+}
+
+int graphs_graph_set_dep_op_impl(ompi_mpix_graph_t *graph, int op_id, int dep_op_id,
+                                 const char **msg)
+{
+    if (op_id < 1 || op_id > graph->nnodes || dep_op_id < 0 || dep_op_id > graph->nnodes) {
+        *msg = "MPIX_Graph_set_dep_op: an ID is not an operation of this graph";
+        return MPI_ERR_ARG;
+    }
+    if (op_id == dep_op_id) {
+        *msg = "MPIX_Graph_set_dep_op: an operation cannot depend on itself";
+        return MPI_ERR_ARG;
+    }
+    if (GRAPHS_GN_JOIN == graph->nodes[op_id - 1].type) {
+        *msg = "MPIX_Graph_set_dep_op: op_id is a join (its dependencies are its inputs)";
+        return MPI_ERR_ARG;
+    }
+    graph->nodes[op_id - 1].dep = dep_op_id - 1;
+    return MPI_SUCCESS;
+}
+
+/* the condition of an if/else or a while: a variable of any type but the
+ * local ones (bad: the call's message) */
+static int graph_cond_check(ompi_mpix_graph_t *graph, int var_id, const char *bad,
+                            const char **msg)
+{
+    int k = graphs_graph_var_find(graph, var_id);
+
+    if (0 <= k && 0 <= graphs_local_type_index(graph->vars[k].dtype)) {
+        *msg = bad;
+        return MPI_ERR_TYPE;
+    }
+    return MPI_SUCCESS;
+}
+
+/* the copy of a branch or body (D18), into sub[i]; on error the copies
+ * made before are released */
+static int graph_sub_copy(ompi_mpix_graph_t *src, ompi_mpix_graph_t *sub[2], int i)
+{
+    int rc;
+
+    if (MPIX_GRAPH_NULL == src) {
+        return MPI_SUCCESS;
+    }
+    rc = graphs_graph_dup(src, &sub[i]);
+    if (MPI_SUCCESS != rc && NULL != sub[0]) {
+        OBJ_RELEASE(sub[0]);
+    }
+    return rc;
+}
+
+int graphs_graph_if_else_impl(ompi_mpix_graph_t *graph, int var_id, ompi_mpix_graph_t *true_graph,
+                              ompi_mpix_graph_t *false_graph, int *op_id, int dep_op_id,
+                              const char **msg)
+{
+    graphs_gnode_t *n;
+    ompi_mpix_graph_t *sub[2] = {NULL, NULL};
+    int rc, id;
+
+    rc = graph_cond_check(graph, var_id,
+                          "MPIX_Graph_if_else: the condition variable has a local type", msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if ((MPIX_GRAPH_NULL != true_graph && graphs_graph_invalid(true_graph))
+        || (MPIX_GRAPH_NULL != false_graph && graphs_graph_invalid(false_graph))) {
+        *msg = "MPIX_Graph_if_else: a branch is not a valid graph";
+        return MPI_ERR_ARG;
+    }
+    if (dep_op_id < 0 || dep_op_id > graph->nnodes) {
+        *msg = GRAPHS_BAD_DEP("MPIX_Graph_if_else");
+        return MPI_ERR_ARG;
+    }
+    /* both branches are copied now (D18) */
+    rc = graph_sub_copy(true_graph, sub, 0);
+    if (MPI_SUCCESS == rc) {
+        rc = graph_sub_copy(false_graph, sub, 1);
+    }
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = graph_new_node(graph, GRAPHS_GN_IF, dep_op_id, GRAPHS_BAD_DEP("MPIX_Graph_if_else"), &n,
+                        &id, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    n->var = var_id;
+    n->sub[0] = sub[0];
+    n->sub[1] = sub[1];
+    if (NULL != op_id) {
+        *op_id = id;
+    }
+    return MPI_SUCCESS;
+}
+
+int graphs_graph_while_impl(ompi_mpix_graph_t *graph, int var_id, ompi_mpix_graph_t *sub_graph,
+                            int *op_id, int dep_op_id, const char **msg)
+{
+    graphs_gnode_t *n;
+    ompi_mpix_graph_t *sub[2] = {NULL, NULL};
+    int rc, id;
+
+    rc = graph_cond_check(graph, var_id,
+                          "MPIX_Graph_while: the condition variable has a local type", msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (graphs_graph_invalid(sub_graph)) {
+        *msg = "MPIX_Graph_while: sub_graph is not a valid graph";
+        return MPI_ERR_ARG;
+    }
+    if (dep_op_id < 0 || dep_op_id > graph->nnodes) {
+        *msg = GRAPHS_BAD_DEP("MPIX_Graph_while");
+        return MPI_ERR_ARG;
+    }
+    /* the body is copied now (D18) */
+    rc = graph_sub_copy(sub_graph, sub, 0);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = graph_new_node(graph, GRAPHS_GN_WHILE, dep_op_id, GRAPHS_BAD_DEP("MPIX_Graph_while"), &n,
+                        &id, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    n->var = var_id;
+    n->sub[0] = sub[0];
+    if (NULL != op_id) {
+        *op_id = id;
+    }
+    return MPI_SUCCESS;
+}
+
+int graphs_graph_goto_impl(ompi_mpix_graph_t *graph, int dest_op_id, int dep_op_id,
+                           const char **msg)
+{
+    graphs_gnode_t *n;
+    int rc, id;
+
+    if (dest_op_id < 1 || dest_op_id > graph->nnodes) {
+        *msg = "MPIX_Graph_goto: dest_op_id is not an operation of this graph";
+        return MPI_ERR_ARG;
+    }
+    rc = graph_new_node(graph, GRAPHS_GN_GOTO, dep_op_id, GRAPHS_BAD_DEP("MPIX_Graph_goto"), &n,
+                        &id, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    n->dest = dest_op_id - 1;
+    return MPI_SUCCESS;
+}
+
+int graphs_graph_var_create_impl(ompi_mpix_graph_t *graph, int var_id, int scope,
+                                 ompi_datatype_t *datatype, const char **msg)
+{
+    graphs_var_t *v;
+    size_t size;
+
+    if (MPIX_GRAPH_VAR_VAL_PARAM != scope && MPIX_GRAPH_VAR_REF_PARAM != scope
+        && MPIX_GRAPH_VAR_LOCAL != scope) {
+        *msg = "MPIX_Graph_var_create: unknown scope";
+        return MPI_ERR_ARG;
+    }
+    if (MPI_SUCCESS != graphs_var_check_type(datatype)) {
+        *msg = "MPIX_Graph_var_create: a graph variable needs a predefined, non-derived datatype "
+               "or a local type";
+        return MPI_ERR_TYPE;
+    }
+    if (0 <= graphs_graph_var_find(graph, var_id)) {
+        *msg = "MPIX_Graph_var_create: the variable is already declared in this graph";
+        return MPI_ERR_ARG;
+    }
+    if (graph->nvars == graph->vcap) {
+        int cap = graph->vcap ? 2 * graph->vcap : 8;
+        graphs_var_t *vars = realloc(graph->vars, cap * sizeof(*vars));
+        if (NULL == vars) {
+            return MPI_ERR_NO_MEM;
+        }
+        graph->vars = vars;
+        graph->vcap = cap;
+    }
+    v = &graph->vars[graph->nvars++];
+    memset(v, 0, sizeof(*v));
+    v->id = var_id;
+    v->scope = scope;
+    OBJ_RETAIN(datatype);
+    v->dtype = datatype;
+    ompi_datatype_type_size(datatype, &size);
+    v->size = size;
+    v->ref_outer = -1;
+    return MPI_SUCCESS;
+}
+
+int graphs_graph_var_set_impl(ompi_mpix_graph_t *graph, int var_id, const void *value,
+                              const char **msg)
+{
+    graphs_var_t *v;
+    int k;
+
+    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
+        /* a running instance (a callback's graph) */
+        int rc = graphs_inst_var_set((graphs_inst_t *) graph, var_id, value);
+        if (MPI_ERR_ARG == rc) {
+            *msg = "MPIX_Graph_var_set: no such variable";
+        } else if (MPI_SUCCESS != rc) {
+            *msg = "MPIX_Graph_var_set: no memory for the string's copy";
+        }
+        return rc;
+    }
+    k = graphs_graph_var_find(graph, var_id);
+    if (k < 0) {
+        *msg = "MPIX_Graph_var_set: the variable is not declared in this graph";
+        return MPI_ERR_ARG;
+    }
+    if (MPIX_GRAPH_VAR_REF_PARAM == graph->vars[k].scope) {
+        *msg = "MPIX_Graph_var_set: a reference parameter is set with MPIX_Graph_set_param";
+        return MPI_ERR_ARG;
+    }
+    v = &graph->vars[k];
+    if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
+        return MPI_ERR_NO_MEM;
+    }
+    v->set = true;
+    return MPI_SUCCESS;
+}
+
+int graphs_graph_var_get_impl(ompi_mpix_graph_t *graph, int var_id, void *value, const char **msg)
+{
+    graphs_var_t *v;
+    int k;
+
+    if (GRAPHS_INST_MAGIC == ((graphs_inst_t *) graph)->magic) {
+        void *p = graphs_inst_var((graphs_inst_t *) graph, var_id, &v);
+        if (NULL == p) {
+            *msg = "MPIX_Graph_var_get: no such variable";
+            return MPI_ERR_ARG;
+        }
+        memcpy(value, p, v->size);
+        return MPI_SUCCESS;
+    }
+    k = graphs_graph_var_find(graph, var_id);
+    if (k < 0) {
+        *msg = "MPIX_Graph_var_get: the variable is not declared in this graph";
+        return MPI_ERR_ARG;
+    }
+    v = &graph->vars[k];
+    if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
+        if (NULL != v->ref) {
+            memcpy(value, v->ref, v->size);
+        } else {
+            memset(value, 0, v->size);
+        }
+        return MPI_SUCCESS;
+    }
+    return graphs_var_read(v, NULL, value);
+}
+
+int graphs_graph_set_param_impl(ompi_mpix_graph_t *graph, int var_id, const void *value,
+                                const char **msg)
+{
+    graphs_var_t *v;
+    int k, enc, outer;
+
+    k = graphs_graph_var_find(graph, var_id);
+    if (k < 0) {
+        *msg = "MPIX_Graph_set_param: the variable is not declared in this graph";
+        return MPI_ERR_ARG;
+    }
+    if (MPIX_GRAPH_VAR_LOCAL == graph->vars[k].scope) {
+        *msg = "MPIX_Graph_set_param: the variable is not a parameter";
+        return MPI_ERR_ARG;
+    }
+    v = &graph->vars[k];
+    if (MPIX_GRAPH_VAR_REF_PARAM == v->scope) {
+        /* the program's memory, or MPIX_VAR(k): an enclosing graph's variable */
+        outer = graphs_var_ptr_id(value, &enc);
+        if (0 <= outer && GRAPHS_VE_STORAGE == enc) {
+            v->ref = NULL;
+            v->ref_outer = outer;
+        } else {
+            v->ref = (void *) value;
+            v->ref_outer = -1;
+        }
+    } else if (MPI_SUCCESS != graphs_var_write(v, NULL, value)) {
+        return MPI_ERR_NO_MEM;
+    }
+    v->set = true;
+    return MPI_SUCCESS;
+}
+
+int graphs_graph_var_reduce_impl(ompi_mpix_graph_t *graph, int in_var1_id, int in_var2_id,
+                                 ompi_op_t *var_op, int out_var_id, int *op_id, int dep_op_id,
+                                 const char **msg)
+{
+    graphs_gnode_t *n;
+    int rc, id, cmp, k1, k2, ko;
+
+    if (in_var1_id < 0 || in_var1_id >= MPIX_GRAPH_VAR_MAX || in_var2_id < 0
+        || in_var2_id >= MPIX_GRAPH_VAR_MAX || out_var_id < 0 || out_var_id >= MPIX_GRAPH_VAR_MAX) {
+        *msg = "MPIX_Graph_var_reduce: a variable ID is out of range";
+        return MPI_ERR_ARG;
+    }
+    cmp = graphs_cmp_index(var_op);
+    if (cmp < 0 && MPI_SUM != var_op && MPI_PROD != var_op && MPI_MAX != var_op && MPI_MIN != var_op
+        && MPI_LAND != var_op && MPI_LOR != var_op && MPI_LXOR != var_op && MPI_BAND != var_op
+        && MPI_BOR != var_op && MPI_BXOR != var_op) {
+        *msg = "MPIX_Graph_var_reduce: the operation must be a predefined reduction (not MAXLOC, "
+               "MINLOC, REPLACE, NO_OP or a user operation) or a comparison";
+        return MPI_ERR_OP;
+    }
+    k1 = graphs_graph_var_find(graph, in_var1_id);
+    k2 = graphs_graph_var_find(graph, in_var2_id);
+    ko = graphs_graph_var_find(graph, out_var_id);
+    if (0 <= k1 && 0 <= k2 && 0 <= ko
+        && MPI_SUCCESS != graphs_var_reduce_check(var_op, cmp, graph->vars[k1].dtype,
+                                                  graph->vars[k2].dtype, graph->vars[ko].dtype)) {
+        *msg = "MPIX_Graph_var_reduce: the variables' types do not fit the operation";
+        return MPI_ERR_TYPE;
+    }
+    rc = graph_new_node(graph, GRAPHS_GN_REDUCE, dep_op_id, GRAPHS_BAD_DEP("MPIX_Graph_var_reduce"),
+                        &n, &id, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    n->in1 = in_var1_id;
+    n->in2 = in_var2_id;
+    n->out = out_var_id;
+    n->cmp = cmp;
+    n->op = var_op;
+    if (cmp < 0) {
+        OBJ_RETAIN(var_op);
+    }
+    if (NULL != op_id) {
+        *op_id = id;
+    }
+    return MPI_SUCCESS;
 }

@@ -135,6 +135,15 @@ typedef struct graphs_inst_t {
 } graphs_inst_t;
 OBJ_CLASS_DECLARATION(graphs_inst_t);
 
+/** Neither a live graph nor a running activation of one (a callback's
+ * graph: its magic is at the same place). */
+static inline bool graphs_graph_or_inst_invalid(const ompi_mpix_graph_t *g)
+{
+    return NULL == g
+           || (GRAPHS_GRAPH_MAGIC != g->magic
+               && GRAPHS_INST_MAGIC != ((const graphs_inst_t *) g)->magic);
+}
+
 /** Storage of variable id seen from inst (lexical), NULL if none. */
 void *graphs_inst_var(graphs_inst_t *inst, int id, graphs_var_t **var);
 
@@ -152,6 +161,44 @@ int graphs_graph_def(ompi_mpix_graph_t *g, ompi_mpix_token_t **out, const char *
 
 /** MPIX_Graph_dup */
 int graphs_graph_dup(ompi_mpix_graph_t *g, ompi_mpix_graph_t **out);
+
+/*
+ * The work of the graph bindings once their arguments are checked (the graph
+ * live, IDs of new variables in range, output pointers not NULL); on error
+ * *msg says why (static string), or stays NULL.
+ */
+
+/** MPIX_Graph_create (session MPI_SESSION_NULL: the World model). */
+int graphs_graph_create_impl(struct ompi_instance_t *session, MPIX_Graph *graph);
+/** MPIX_Graph_free: the graph's tokens and copies are independent of it. */
+int graphs_graph_free_impl(MPIX_Graph *graph);
+/** MPIX_Graph_add: the graph takes the token (the handle is consumed). */
+int graphs_graph_add_impl(ompi_mpix_graph_t *graph, MPIX_Token *token, int *op_id, int dep_op_id,
+                          const char **msg);
+int graphs_graph_nop_impl(ompi_mpix_graph_t *graph, int *op_id, int dep_op_id, const char **msg);
+int graphs_graph_join_impl(ompi_mpix_graph_t *graph, int count, const int array_of_dep_op_ids[],
+                           int *op_id, const char **msg);
+int graphs_graph_set_dep_op_impl(ompi_mpix_graph_t *graph, int op_id, int dep_op_id,
+                                 const char **msg);
+int graphs_graph_if_else_impl(ompi_mpix_graph_t *graph, int var_id, ompi_mpix_graph_t *true_graph,
+                              ompi_mpix_graph_t *false_graph, int *op_id, int dep_op_id,
+                              const char **msg);
+int graphs_graph_while_impl(ompi_mpix_graph_t *graph, int var_id, ompi_mpix_graph_t *sub_graph,
+                            int *op_id, int dep_op_id, const char **msg);
+int graphs_graph_goto_impl(ompi_mpix_graph_t *graph, int dest_op_id, int dep_op_id,
+                           const char **msg);
+int graphs_graph_var_create_impl(ompi_mpix_graph_t *graph, int var_id, int scope,
+                                 ompi_datatype_t *datatype, const char **msg);
+/** MPIX_Graph_var_set and _get: graph is a graph or a running activation
+ * (a callback's graph). */
+int graphs_graph_var_set_impl(ompi_mpix_graph_t *graph, int var_id, const void *value,
+                              const char **msg);
+int graphs_graph_var_get_impl(ompi_mpix_graph_t *graph, int var_id, void *value, const char **msg);
+int graphs_graph_set_param_impl(ompi_mpix_graph_t *graph, int var_id, const void *value,
+                                const char **msg);
+int graphs_graph_var_reduce_impl(ompi_mpix_graph_t *graph, int in_var1_id, int in_var2_id,
+                                 ompi_op_t *var_op, int out_var_id, int *op_id, int dep_op_id,
+                                 const char **msg);
 
 /** Append a graph token to an open execution (a stream) as one node. */
 int graphs_run_add_graph_node(graphs_engine_t *exec, ompi_mpix_token_t *token);

@@ -640,3 +640,32 @@ int graphs_execute_blocking(ompi_mpix_token_t *token)
     graphs_engine_fini(&exec);
     return error;
 }
+
+int graphs_execute_impl(ompi_mpix_token_t *token, int loc_type, void *loc_info, const char **msg)
+{
+    int rc = graphs_location_acquire(loc_type, loc_info, msg);
+
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = (MPIX_OFFLOAD_CUDA == loc_type) ? graphs_execute_cuda(token, loc_info, msg)
+                                         : graphs_execute_blocking(token);
+    graphs_location_release(loc_type);
+    return rc;
+}
+
+int graphs_execute_get_error_impl(ompi_request_t *request, int *errcode, int *op_id,
+                                  const char **msg)
+{
+    graphs_request_t *req = (graphs_request_t *) request;
+
+    if (!graphs_request_is(request) || GRAPHS_REQ_EXEC != req->kind || !req->completed) {
+        *msg = "MPIX_Execute_get_error: not a completed execution request";
+        return MPI_ERR_REQUEST;
+    }
+    *errcode = req->last_error;
+    if (NULL != op_id) {
+        *op_id = req->last_op;
+    }
+    return MPI_SUCCESS;
+}

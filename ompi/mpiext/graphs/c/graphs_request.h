@@ -119,6 +119,58 @@ int graphs_execute_blocking(ompi_mpix_token_t *token);
 /** Release the progress-thread holds deferred by completions in that thread. */
 void graphs_location_flush(void);
 
+/*
+ * The work of the execution bindings once their arguments are checked (the
+ * token live and without arguments bound to graph variables); on error *msg
+ * says why (static string), or stays NULL.
+ */
+
+/** MPIX_Execute: one execution at a location, waited for.  An error with no
+ * *msg is an operation's (the location was taken). */
+int graphs_execute_impl(ompi_mpix_token_t *token, int loc_type, void *loc_info, const char **msg);
+
+/**
+ * MPIX_Iexecute (persistent false: started) and MPIX_Execute_init (true:
+ * inactive): an execution request at a location.  Inline: MPIX_Iexecute is
+ * per message.
+ */
+static inline int graphs_execute_request_impl(ompi_mpix_token_t *token, int loc_type,
+                                              void *loc_info, bool persistent,
+                                              ompi_request_t **request, const char **msg)
+{
+    graphs_request_t *req;
+    graphs_cuda_t *cuda = NULL;
+    int rc;
+
+    rc = graphs_location_acquire(loc_type, loc_info, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (MPIX_OFFLOAD_CUDA == loc_type) {
+        rc = graphs_cuda_create(token, loc_info, &cuda, msg);
+        if (MPI_SUCCESS != rc) {
+            graphs_location_release(loc_type);
+            return rc;
+        }
+    }
+    rc = graphs_request_create(token, loc_type, persistent, cuda, &req);
+    if (MPI_SUCCESS != rc) {
+        if (NULL != cuda) {
+            graphs_cuda_free(cuda);
+        }
+        graphs_location_release(loc_type);
+        *msg = NULL;
+        return rc;
+    }
+    *request = &req->super;
+    return MPI_SUCCESS;
+}
+
+/** MPIX_Execute_get_error: MPI_ERR_REQUEST unless request is a completed
+ * execution request. */
+int graphs_execute_get_error_impl(ompi_request_t *request, int *errcode, int *op_id,
+                                  const char **msg);
+
 #pragma GCC visibility pop
 
 END_C_DECLS

@@ -351,3 +351,112 @@ int graphs_stream_free(ompi_mpix_stream_t *stream)
     graphs_retire(&stream->super, &stream->magic);
     return MPI_SUCCESS;
 }
+
+int graphs_stream_create_impl(struct ompi_instance_t *session, int loc_type, void *loc_info,
+                              MPIX_Stream *stream, const char **msg)
+{
+    ompi_mpix_stream_t *s;
+    graphs_cuda_stream_t *cuda = NULL;
+    int rc;
+
+    rc = graphs_location_acquire(loc_type, loc_info, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (MPIX_OFFLOAD_CUDA == loc_type) {
+        rc = graphs_cuda_stream_create(loc_info, &cuda, msg);
+        if (MPI_SUCCESS != rc) {
+            /* a CUDA location holds nothing to release */
+            return rc;
+        }
+    }
+    rc = graphs_stream_create(loc_type, MPI_SESSION_NULL == session ? NULL : session, cuda, &s);
+    if (MPI_SUCCESS != rc) {
+        if (NULL != cuda) {
+            graphs_cuda_stream_free(cuda);
+        }
+        graphs_location_release(loc_type);
+        *msg = NULL;
+        return rc;
+    }
+    *stream = s;
+    return MPI_SUCCESS;
+}
+
+int graphs_stream_dup_impl(ompi_mpix_stream_t *stream, MPIX_Stream *newstream, const char **msg)
+{
+    ompi_mpix_stream_t *s;
+    int rc;
+
+    if (NULL != stream->cuda) {
+        *msg = "MPIX_Stream_dup: a stream at MPIX_OFFLOAD_CUDA cannot be duplicated (create a "
+               "new one on the CUDA stream)";
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    }
+    rc = graphs_location_acquire(stream->loc_type, NULL, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = graphs_stream_create(stream->loc_type, graphs_session_instance(stream->session), NULL,
+                              &s);
+    if (MPI_SUCCESS != rc) {
+        graphs_location_release(stream->loc_type);
+        *msg = NULL;
+        return rc;
+    }
+    *newstream = s;
+    return MPI_SUCCESS;
+}
+
+int graphs_stream_pause_impl(ompi_mpix_stream_t *stream, const char **msg)
+{
+    int rc = graphs_stream_set_paused(stream, true);
+
+    if (MPI_SUCCESS != rc) {
+        *msg = GRAPHS_STREAM_WHY(stream, "MPIX_Stream_pause", "out of memory");
+    }
+    return rc;
+}
+
+int graphs_stream_resume_impl(ompi_mpix_stream_t *stream, const char **msg)
+{
+    int rc = graphs_stream_set_paused(stream, false);
+
+    if (MPI_SUCCESS != rc) {
+        *msg = GRAPHS_STREAM_WHY(stream, "MPIX_Stream_resume", "out of memory");
+    }
+    return rc;
+}
+
+int graphs_stream_sync_impl(ompi_mpix_stream_t *stream, const char **msg)
+{
+    int rc = graphs_stream_sync(stream);
+
+    if (MPI_SUCCESS != rc) {
+        *msg = GRAPHS_STREAM_WHY(stream, "MPIX_Stream_sync", "sync failed");
+    }
+    return rc;
+}
+
+int graphs_stream_free_impl(MPIX_Stream *stream, const char **msg)
+{
+    int rc = graphs_stream_free(*stream);
+
+    if (MPI_SUCCESS != rc) {
+        *msg = "MPIX_Stream_free: tokens are pending on the stream (call MPIX_Stream_sync first)";
+        return rc;
+    }
+    *stream = MPIX_STREAM_NULL;
+    return MPI_SUCCESS;
+}
+
+int graphs_stream_get_error_impl(ompi_mpix_stream_t *stream, int *errcode, MPI_Count *position)
+{
+    OPAL_THREAD_LOCK(&stream->exec.lock);
+    *errcode = stream->exec.error;
+    if (NULL != position) {
+        *position = (MPI_Count) stream->exec.error_node;
+    }
+    OPAL_THREAD_UNLOCK(&stream->exec.lock);
+    return MPI_SUCCESS;
+}

@@ -122,6 +122,56 @@ int graphs_stream_free(ompi_mpix_stream_t *stream);
 /** An isync request is freed by the program: forget it. */
 void graphs_isync_forget(graphs_request_t *req);
 
+/*
+ * The work of the stream bindings once their arguments are checked (the
+ * stream live); on error *msg says why (static string), or stays NULL.
+ */
+
+/* a failed call's message: the stream's own failure, or what the call
+ * could not do */
+#define GRAPHS_STREAM_WHY(stream, fn, what) \
+    (graphs_stream_failed(stream) ? fn ": the stream has failed" : fn ": " what)
+
+/** MPIX_Stream_create (session MPI_SESSION_NULL: the World model). */
+int graphs_stream_create_impl(struct ompi_instance_t *session, int loc_type, void *loc_info,
+                              MPIX_Stream *stream, const char **msg);
+int graphs_stream_dup_impl(ompi_mpix_stream_t *stream, MPIX_Stream *newstream, const char **msg);
+
+/** MPIX_Stream_enqueue (the token live and unbound); the handle is consumed
+ * when the stream took the token (graphs_stream_enqueue).  Inline: one call
+ * per message. */
+static inline int graphs_stream_enqueue_impl(ompi_mpix_stream_t *stream, MPIX_Token *token,
+                                             const char **msg)
+{
+    bool consumed;
+    int rc = graphs_stream_enqueue(stream, *token, &consumed);
+
+    if (consumed) {
+        *token = MPIX_TOKEN_NULL;
+    }
+    if (MPI_SUCCESS != rc) {
+        *msg = GRAPHS_STREAM_WHY(stream, "MPIX_Stream_enqueue", "out of memory");
+    }
+    return rc;
+}
+
+int graphs_stream_pause_impl(ompi_mpix_stream_t *stream, const char **msg);
+int graphs_stream_resume_impl(ompi_mpix_stream_t *stream, const char **msg);
+
+static inline int graphs_stream_is_paused_impl(const ompi_mpix_stream_t *stream, int *paused)
+{
+    *paused = stream->exec.paused ? 1 : 0;
+    return MPI_SUCCESS;
+}
+
+int graphs_stream_sync_impl(ompi_mpix_stream_t *stream, const char **msg);
+
+/** MPIX_Stream_free: MPI_ERR_PENDING (*stream kept) while tokens are
+ * pending; otherwise *stream becomes MPIX_STREAM_NULL. */
+int graphs_stream_free_impl(MPIX_Stream *stream, const char **msg);
+
+int graphs_stream_get_error_impl(ompi_mpix_stream_t *stream, int *errcode, MPI_Count *position);
+
 
 #pragma GCC visibility pop
 

@@ -304,6 +304,17 @@ int graphs_remote_barrier_post(ompi_communicator_t *comm, int watched, ompi_requ
     return MPI_SUCCESS;
 }
 
+int graphs_remote_barrier_impl(ompi_communicator_t *comm, int watched)
+{
+    ompi_request_t *req = NULL;
+    int rc = graphs_remote_barrier_post(comm, watched, &req);
+
+    if (MPI_SUCCESS == rc && NULL != req) {
+        rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
+    }
+    return rc;
+}
+
 static int op_start_remote_barrier(ompi_mpix_token_t *t, ompi_request_t **reqs, int *nreqs)
 {
     int rc = graphs_remote_barrier_post(t->comm, t->a.coll.root, &reqs[0]);

@@ -344,6 +344,16 @@ static inline void graphs_token_release_p2p(ompi_mpix_token_t *token)
  * enqueue): mark it dead and drop the program's reference. */
 void graphs_token_retire(ompi_mpix_token_t *token);
 
+/** MPIX_Token_free (the handle checked live): the program gives it up;
+ * requests, streams and graphs that use the token hold their own
+ * reference. */
+static inline int graphs_token_free_impl(MPIX_Token *token)
+{
+    graphs_token_retire(*token);
+    *token = MPIX_TOKEN_NULL;
+    return MPI_SUCCESS;
+}
+
 /** Release the tokens kept for reuse (finalization). */
 void graphs_token_cache_flush(void);
 
@@ -414,6 +424,9 @@ int graphs_token_finish_kind(ompi_mpix_token_t *t, ompi_request_t **reqs, int nr
  * @return MPI_SUCCESS or an MPI error class
  */
 int graphs_remote_barrier_post(ompi_communicator_t *comm, int watched, ompi_request_t **req);
+
+/** MPIX_Remote_barrier (arguments checked): the remote barrier, waited for. */
+int graphs_remote_barrier_impl(ompi_communicator_t *comm, int watched);
 
 #pragma GCC visibility pop
 

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,46 +30,25 @@ static const char FUNC_NAME[] = "MPIX_Iexecute";
 
 int MPIX_Iexecute(MPIX_Token token, MPI_Info info, int loc_type, void *loc_info, MPI_Request *request)
 {
-    graphs_request_t *req;
-    graphs_cuda_t *cuda = NULL;
     const char *msg = NULL;
-    int ret;
+    int rc;
 
     (void) info;
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_token_invalid(token)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Iexecute: the token is "
-                                               "MPIX_TOKEN_NULL or was freed or consumed");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Iexecute: the token is MPIX_TOKEN_NULL or was freed or consumed");
     }
     if (graphs_token_unbound(token)) {
-        return graphs_token_report(token, MPI_ERR_ARG, "MPIX_Iexecute: the token has "
-                                   "arguments bound to graph variables (it runs only inside a "
-                                   "graph)");
+        return graphs_token_report(token, MPI_ERR_ARG, "MPIX_Iexecute: the token has arguments bound to graph variables (it runs only inside a graph)");
     }
     if (NULL == request) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Iexecute: request is a NULL pointer");
     }
-    ret = graphs_location_acquire(loc_type, loc_info, &msg);
-    if (MPI_SUCCESS != ret) {
-        return graphs_token_report(token, ret, msg);
+    rc = graphs_execute_request_impl(token, loc_type, loc_info, false, request, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_token_report(token, rc, NULL != msg ? msg : FUNC_NAME);
     }
-    if (MPIX_OFFLOAD_CUDA == loc_type) {
-        ret = graphs_cuda_create(token, loc_info, &cuda, &msg);
-        if (MPI_SUCCESS != ret) {
-            graphs_location_release(loc_type);
-            return graphs_token_report(token, ret, msg);
-        }
-    }
-    ret = graphs_request_create(token, loc_type, false, cuda, &req);
-    if (MPI_SUCCESS != ret) {
-        if (NULL != cuda) {
-            graphs_cuda_free(cuda);
-        }
-        graphs_location_release(loc_type);
-        return graphs_token_report(token, ret, FUNC_NAME);
-    }
-    *request = &req->super;
     return MPI_SUCCESS;
 }

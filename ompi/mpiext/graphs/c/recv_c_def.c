@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,42 +30,47 @@ static const char FUNC_NAME[] = "MPIX_Recv_c_def";
 
 static const char *const big_msg[] = GRAPHS_BIG_MSGS("MPIX_Recv_c_def");
 
-/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+/* the checks and the call; vb: the arguments bound to graph variables, or NULL */
 static inline __opal_attribute_always_inline__ int graphs_recv_c_def_make(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token, graphs_vb_t *vb)
 {
-    ompi_mpix_token_t *t;
-    ompi_datatype_t *datatype_big;
-    int count_big, brc, why;
     const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
+    ompi_datatype_t *datatype_big;
+    int rc, count_big, why;
 
     if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
         if (ompi_comm_invalid(comm)) {
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
         }
-        rc = graphs_check_p2p(comm, count, datatype, comm_var ? MPI_PROC_NULL : source, tag, true);
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
+        if (0 > count) {
+            return graphs_comm_error(comm, MPI_ERR_COUNT, FUNC_NAME);
         }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+        if (graphs_type_null(datatype)) {
+            return graphs_comm_error(comm, MPI_ERR_TYPE, FUNC_NAME);
+        }
+        if (graphs_tag_invalid(tag, true)) {
+            return graphs_comm_error(comm, MPI_ERR_TAG, FUNC_NAME);
+        }
+        if (!comm_var && graphs_peer_invalid(comm, source, true)) {
+            return graphs_comm_error(comm, MPI_ERR_RANK, FUNC_NAME);
+        }
+        rc = graphs_check_buf(datatype, count, true);
+        if (MPI_SUCCESS != rc) {
+            return graphs_comm_error(comm, rc, FUNC_NAME);
+        }
+        if (NULL == token) {
+            return graphs_comm_error(comm, MPI_ERR_ARG, FUNC_NAME);
+        }
     }
-    brc = graphs_big_args(count, datatype, NULL, NULL != vb && (graphs_vb_has(vb, GRAPHS_TOFF(a.p2p.dtype))), &datatype_big,
-                          &count_big, &why);
-    if (MPI_SUCCESS != brc) {
-        return OMPI_ERRHANDLER_INVOKE(comm, brc, big_msg[why]);
+    rc = graphs_big_args(count, datatype, NULL, NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(a.p2p.dtype)), &datatype_big, &count_big, &why);
+    if (MPI_SUCCESS != rc) {
+        return OMPI_ERRHANDLER_INVOKE(comm, rc, big_msg[why]);
     }
-    t = graphs_token_new(GRAPHS_OP_RECV, comm);
-    if (NULL == t) {
-        graphs_drop_type(datatype_big);
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
-    }
-    graphs_set_p2p(&t->a.p2p, buf, count_big, datatype_big, source, tag, status);
+    rc = graphs_def_p2p(GRAPHS_OP_RECV, buf, count_big, datatype_big, source, tag, status, comm, token, vb);
     graphs_drop_type(datatype_big);
-    if (NULL != vb) {
-        graphs_vb_commit(t, vb);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
     }
-    *token = t;
     return MPI_SUCCESS;
 }
 

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,7 +30,6 @@ static const char FUNC_NAME[] = "MPIX_Remote_barrier";
 
 int MPIX_Remote_barrier(MPI_Comm comm, int watched, MPI_Info info)
 {
-    ompi_request_t *req = NULL;
     int rc;
 
     if (MPI_PARAM_CHECK) {
@@ -37,12 +37,19 @@ int MPIX_Remote_barrier(MPI_Comm comm, int watched, MPI_Info info)
         if (ompi_comm_invalid(comm)) {
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
         }
-        rc = graphs_check_remote_barrier(comm, watched, info);
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+        if (OMPI_COMM_IS_INTER(comm)) {
+            return graphs_comm_error(comm, MPI_ERR_COMM, FUNC_NAME);
+        }
+        if (graphs_info_invalid(info)) {
+            return graphs_comm_error(comm, MPI_ERR_INFO, FUNC_NAME);
+        }
+        if (graphs_member_invalid(comm, watched)) {
+            return graphs_comm_error(comm, MPI_ERR_RANK, FUNC_NAME);
+        }
     }
-    rc = graphs_remote_barrier_post(comm, watched, &req);
-    if (MPI_SUCCESS == rc && NULL != req) {
-        rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
+    rc = graphs_remote_barrier_impl(comm, watched);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_comm_error(comm, rc, FUNC_NAME);
     }
-    OMPI_ERRHANDLER_RETURN(rc, comm, rc, FUNC_NAME);
+    return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -27,33 +28,34 @@
 
 static const char FUNC_NAME[] = "MPIX_Remote_barrier_def";
 
-/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+/* the checks and the call; vb: the arguments bound to graph variables, or NULL */
 static inline __opal_attribute_always_inline__ int graphs_remote_barrier_def_make(MPI_Comm comm, int watched, MPI_Info info, MPIX_Token *token, graphs_vb_t *vb)
 {
-    ompi_mpix_token_t *t;
     const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
+    int rc;
 
     if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
         if (ompi_comm_invalid(comm)) {
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
         }
-        rc = graphs_check_remote_barrier(comm, comm_var ? 0 : watched, info);
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
+        if (OMPI_COMM_IS_INTER(comm)) {
+            return graphs_comm_error(comm, MPI_ERR_COMM, FUNC_NAME);
         }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+        if (graphs_info_invalid(info)) {
+            return graphs_comm_error(comm, MPI_ERR_INFO, FUNC_NAME);
+        }
+        if (!comm_var && graphs_member_invalid(comm, watched)) {
+            return graphs_comm_error(comm, MPI_ERR_RANK, FUNC_NAME);
+        }
+        if (NULL == token) {
+            return graphs_comm_error(comm, MPI_ERR_ARG, FUNC_NAME);
+        }
     }
-    t = graphs_token_new(GRAPHS_OP_REMOTE_BARRIER, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    rc = graphs_def_remote_barrier(comm, watched, token, vb);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
     }
-    t->a.coll.root = watched;
-    if (NULL != vb) {
-        graphs_vb_commit(t, vb);
-    }
-    *token = t;
     return MPI_SUCCESS;
 }
 

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -27,33 +28,41 @@
 
 static const char FUNC_NAME[] = "MPIX_Send_def";
 
-/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+/* the checks and the call; vb: the arguments bound to graph variables, or NULL */
 static inline __opal_attribute_always_inline__ int graphs_send_def_make(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPIX_Token *token, graphs_vb_t *vb)
 {
-    ompi_mpix_token_t *t;
     const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
+    int rc;
 
     if (MPI_PARAM_CHECK) {
-        int rc = MPI_SUCCESS;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
         if (ompi_comm_invalid(comm)) {
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
         }
-        rc = graphs_check_p2p(comm, count, datatype, comm_var ? MPI_PROC_NULL : dest, tag, false);
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
+        if (0 > count) {
+            return graphs_comm_error(comm, MPI_ERR_COUNT, FUNC_NAME);
         }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+        if (graphs_type_null(datatype)) {
+            return graphs_comm_error(comm, MPI_ERR_TYPE, FUNC_NAME);
+        }
+        if (graphs_tag_invalid(tag, false)) {
+            return graphs_comm_error(comm, MPI_ERR_TAG, FUNC_NAME);
+        }
+        if (!comm_var && graphs_peer_invalid(comm, dest, false)) {
+            return graphs_comm_error(comm, MPI_ERR_RANK, FUNC_NAME);
+        }
+        rc = graphs_check_buf(datatype, count, false);
+        if (MPI_SUCCESS != rc) {
+            return graphs_comm_error(comm, rc, FUNC_NAME);
+        }
+        if (NULL == token) {
+            return graphs_comm_error(comm, MPI_ERR_ARG, FUNC_NAME);
+        }
     }
-    t = graphs_token_new(GRAPHS_OP_SEND, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    rc = graphs_def_p2p(GRAPHS_OP_SEND, (void *) buf, count, datatype, dest, tag, MPI_STATUS_IGNORE, comm, token, vb);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
     }
-    graphs_set_p2p(&t->a.p2p, (void *) buf, count, datatype, dest, tag, MPI_STATUS_IGNORE);
-    if (NULL != vb) {
-        graphs_vb_commit(t, vb);
-    }
-    *token = t;
     return MPI_SUCCESS;
 }
 

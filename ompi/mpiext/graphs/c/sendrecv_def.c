@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -27,38 +28,57 @@
 
 static const char FUNC_NAME[] = "MPIX_Sendrecv_def";
 
-/* the checks and the token; vb: the arguments bound to graph variables, or NULL */
+/* the checks and the call; vb: the arguments bound to graph variables, or NULL */
 static inline __opal_attribute_always_inline__ int graphs_sendrecv_def_make(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status, MPIX_Token *token, graphs_vb_t *vb)
 {
-    ompi_mpix_token_t *t;
     const bool comm_var = NULL != vb && graphs_vb_has(vb, GRAPHS_TOFF(comm));
+    int rc;
 
     if (MPI_PARAM_CHECK) {
-        int rc;
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
         if (ompi_comm_invalid(comm)) {
             return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_COMM, FUNC_NAME);
         }
-        rc = graphs_check_p2p(comm, sendcount, sendtype, comm_var ? MPI_PROC_NULL : dest, sendtag, false);
-        if (MPI_SUCCESS == rc) {
-            rc = graphs_check_p2p(comm, recvcount, recvtype, comm_var ? MPI_PROC_NULL : source, recvtag, true);
+        if (0 > sendcount) {
+            return graphs_comm_error(comm, MPI_ERR_COUNT, FUNC_NAME);
         }
-        if (MPI_SUCCESS == rc && NULL == token) {
-            rc = MPI_ERR_ARG;
+        if (graphs_type_null(sendtype)) {
+            return graphs_comm_error(comm, MPI_ERR_TYPE, FUNC_NAME);
         }
-        OMPI_ERRHANDLER_CHECK(rc, comm, rc, FUNC_NAME);
+        if (graphs_tag_invalid(sendtag, false)) {
+            return graphs_comm_error(comm, MPI_ERR_TAG, FUNC_NAME);
+        }
+        if (!comm_var && graphs_peer_invalid(comm, dest, false)) {
+            return graphs_comm_error(comm, MPI_ERR_RANK, FUNC_NAME);
+        }
+        rc = graphs_check_buf(sendtype, sendcount, false);
+        if (MPI_SUCCESS != rc) {
+            return graphs_comm_error(comm, rc, FUNC_NAME);
+        }
+        if (0 > recvcount) {
+            return graphs_comm_error(comm, MPI_ERR_COUNT, FUNC_NAME);
+        }
+        if (graphs_type_null(recvtype)) {
+            return graphs_comm_error(comm, MPI_ERR_TYPE, FUNC_NAME);
+        }
+        if (graphs_tag_invalid(recvtag, true)) {
+            return graphs_comm_error(comm, MPI_ERR_TAG, FUNC_NAME);
+        }
+        if (!comm_var && graphs_peer_invalid(comm, source, true)) {
+            return graphs_comm_error(comm, MPI_ERR_RANK, FUNC_NAME);
+        }
+        rc = graphs_check_buf(recvtype, recvcount, true);
+        if (MPI_SUCCESS != rc) {
+            return graphs_comm_error(comm, rc, FUNC_NAME);
+        }
+        if (NULL == token) {
+            return graphs_comm_error(comm, MPI_ERR_ARG, FUNC_NAME);
+        }
     }
-    t = graphs_token_new(GRAPHS_OP_SENDRECV, comm);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    rc = graphs_def_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, status, comm, token, vb);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
     }
-    graphs_set_p2p(&t->a.sr.send, (void *) sendbuf, sendcount, sendtype, dest, sendtag,
-                   MPI_STATUS_IGNORE);
-    graphs_set_p2p(&t->a.sr.recv, recvbuf, recvcount, recvtype, source, recvtag, status);
-    if (NULL != vb) {
-        graphs_vb_commit(t, vb);
-    }
-    *token = t;
     return MPI_SUCCESS;
 }
 

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,7 +30,7 @@ static const char FUNC_NAME[] = "MPIX_Start_def";
 
 int MPIX_Start_def(MPI_Request *request, MPIX_Token *token)
 {
-    ompi_mpix_token_t *t;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -40,12 +41,9 @@ int MPIX_Start_def(MPI_Request *request, MPIX_Token *token)
     if (NULL == token) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Start_def: token is a NULL pointer");
     }
-    t = graphs_token_new(GRAPHS_OP_START, NULL);
-    if (NULL == t) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_NO_MEM, FUNC_NAME);
+    rc = graphs_def_request(GRAPHS_OP_START, request, MPI_STATUS_IGNORE, token);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
     }
-    t->a.preq.req = request;
-    t->a.preq.status = MPI_STATUS_IGNORE;
-    *token = t;
     return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,10 +30,8 @@ static const char FUNC_NAME[] = "MPIX_Stream_create";
 
 int MPIX_Stream_create(MPI_Session session, MPI_Info info, int loc_type, void *loc_info, MPIX_Stream *stream)
 {
-    ompi_mpix_stream_t *s;
-    graphs_cuda_stream_t *cuda = NULL;
     const char *msg = NULL;
-    int ret;
+    int rc;
 
     (void) info;
     if (MPI_PARAM_CHECK) {
@@ -44,24 +43,9 @@ int MPIX_Stream_create(MPI_Session session, MPI_Info info, int loc_type, void *l
     if (MPI_SESSION_NULL != session && ompi_instance_invalid(session)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_create: the session is not valid");
     }
-    ret = graphs_location_acquire(loc_type, loc_info, &msg);
-    if (MPI_SUCCESS != ret) {
-        return graphs_session_error(session, ret, msg);
+    rc = graphs_stream_create_impl(session, loc_type, loc_info, stream, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_session_error(session, rc, NULL != msg ? msg : FUNC_NAME);
     }
-    if (MPIX_OFFLOAD_CUDA == loc_type) {
-        ret = graphs_cuda_stream_create(loc_info, &cuda, &msg);
-        if (MPI_SUCCESS != ret) {
-            return graphs_session_error(session, ret, msg);
-        }
-    }
-    ret = graphs_stream_create(loc_type, MPI_SESSION_NULL == session ? NULL : session, cuda, &s);
-    if (MPI_SUCCESS != ret) {
-        if (NULL != cuda) {
-            graphs_cuda_stream_free(cuda);
-        }
-        graphs_location_release(loc_type);
-        return graphs_session_error(session, ret, FUNC_NAME);
-    }
-    *stream = s;
     return MPI_SUCCESS;
 }

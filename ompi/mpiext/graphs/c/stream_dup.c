@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,36 +30,22 @@ static const char FUNC_NAME[] = "MPIX_Stream_dup";
 
 int MPIX_Stream_dup(MPIX_Stream stream, MPI_Info info, MPIX_Stream *newstream)
 {
-    ompi_mpix_stream_t *s;
     const char *msg = NULL;
-    int ret;
+    int rc;
 
     (void) info;
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_stream_invalid(stream)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_dup: the stream is "
-                                               "MPIX_STREAM_NULL or was freed");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_dup: the stream is MPIX_STREAM_NULL or was freed");
     }
     if (NULL == newstream) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_dup: newstream is a NULL pointer");
     }
-    if (NULL != stream->cuda) {
-        return graphs_stream_error(stream, MPI_ERR_UNSUPPORTED_OPERATION, "MPIX_Stream_dup: a "
-                                   "stream at MPIX_OFFLOAD_CUDA cannot be duplicated (create a new "
-                                   "one on the CUDA stream)");
+    rc = graphs_stream_dup_impl(stream, newstream, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_stream_error(stream, rc, NULL != msg ? msg : FUNC_NAME);
     }
-    ret = graphs_location_acquire(stream->loc_type, NULL, &msg);
-    if (MPI_SUCCESS != ret) {
-        return graphs_stream_error(stream, ret, msg);
-    }
-    ret = graphs_stream_create(stream->loc_type, graphs_session_instance(stream->session), NULL,
-                               &s);
-    if (MPI_SUCCESS != ret) {
-        graphs_location_release(stream->loc_type);
-        return graphs_stream_error(stream, ret, FUNC_NAME);
-    }
-    *newstream = s;
     return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,15 +30,14 @@ static const char FUNC_NAME[] = "MPIX_Stream_enqueue";
 
 int MPIX_Stream_enqueue(MPIX_Stream stream, MPIX_Token *token)
 {
-    bool consumed;
-    int ret;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_stream_invalid(stream)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_enqueue: the stream is "
-                                               "MPIX_STREAM_NULL or was freed");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_enqueue: the stream is MPIX_STREAM_NULL or was freed");
     }
     if (NULL == token || graphs_token_invalid(*token)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_enqueue: the token is MPIX_TOKEN_NULL or was freed or consumed");
@@ -45,14 +45,9 @@ int MPIX_Stream_enqueue(MPIX_Stream stream, MPIX_Token *token)
     if (graphs_token_unbound(*token)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_enqueue: the token has arguments bound to graph variables (streams have no variables)");
     }
-    ret = graphs_stream_enqueue(stream, *token, &consumed);
-    if (consumed) {
-        *token = MPIX_TOKEN_NULL;
-    }
-    if (MPI_SUCCESS != ret) {
-        return graphs_stream_error(stream, ret, MPI_SUCCESS != stream->exec.error
-                                                  ? "MPIX_Stream_enqueue: the stream has failed"
-                                                  : "MPIX_Stream_enqueue: out of memory");
+    rc = graphs_stream_enqueue_impl(stream, token, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_stream_error(stream, rc, NULL != msg ? msg : FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

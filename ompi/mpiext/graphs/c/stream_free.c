@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,7 +30,8 @@ static const char FUNC_NAME[] = "MPIX_Stream_free";
 
 int MPIX_Stream_free(MPIX_Stream *stream)
 {
-    int ret;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
@@ -37,11 +39,9 @@ int MPIX_Stream_free(MPIX_Stream *stream)
     if (NULL == stream || graphs_stream_invalid(*stream)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_free: the stream is MPIX_STREAM_NULL or was freed");
     }
-    ret = graphs_stream_free(*stream);
-    if (MPI_SUCCESS != ret) {
-        return graphs_stream_error(*stream, ret, "MPIX_Stream_free: tokens are pending on the "
-                                   "stream (call MPIX_Stream_sync first)");
+    rc = graphs_stream_free_impl(stream, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_stream_error(*stream, rc, NULL != msg ? msg : FUNC_NAME);
     }
-    *stream = MPIX_STREAM_NULL;
     return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,21 +30,20 @@ static const char FUNC_NAME[] = "MPIX_Stream_get_error";
 
 int MPIX_Stream_get_error(MPIX_Stream stream, int *errcode, MPI_Count *position)
 {
+    int rc;
+
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_stream_invalid(stream)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_get_error: the stream is "
-                                               "MPIX_STREAM_NULL or was freed");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_get_error: the stream is MPIX_STREAM_NULL or was freed");
     }
     if (NULL == errcode) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_get_error: errcode is a NULL pointer");
     }
-    OPAL_THREAD_LOCK(&stream->exec.lock);
-    *errcode = stream->exec.error;
-    if (NULL != position) {
-        *position = (MPI_Count) stream->exec.error_node;
+    rc = graphs_stream_get_error_impl(stream, errcode, position);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_stream_error(stream, rc, FUNC_NAME);
     }
-    OPAL_THREAD_UNLOCK(&stream->exec.lock);
     return MPI_SUCCESS;
 }

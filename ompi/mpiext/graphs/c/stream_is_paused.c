@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,16 +30,20 @@ static const char FUNC_NAME[] = "MPIX_Stream_is_paused";
 
 int MPIX_Stream_is_paused(MPIX_Stream stream, int *paused)
 {
+    int rc;
+
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_stream_invalid(stream)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_is_paused: the stream is "
-                                               "MPIX_STREAM_NULL or was freed");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_is_paused: the stream is MPIX_STREAM_NULL or was freed");
     }
     if (NULL == paused) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_is_paused: paused is a NULL pointer");
     }
-    *paused = stream->exec.paused ? 1 : 0;
+    rc = graphs_stream_is_paused_impl(stream, paused);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_stream_error(stream, rc, FUNC_NAME);
+    }
     return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,21 +30,20 @@ static const char FUNC_NAME[] = "MPIX_Stream_isync";
 
 int MPIX_Stream_isync(MPIX_Stream stream, MPI_Request *request)
 {
-    int ret;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_stream_invalid(stream)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_isync: the stream is "
-                                               "MPIX_STREAM_NULL or was freed");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_isync: the stream is MPIX_STREAM_NULL or was freed");
     }
     if (NULL == request) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_isync: request is a NULL pointer");
     }
-    ret = graphs_stream_isync(stream, request);
-    if (MPI_SUCCESS != ret) {
-        return graphs_stream_error(stream, ret, FUNC_NAME);
+    rc = graphs_stream_isync(stream, request);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_stream_error(stream, rc, FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,20 +30,18 @@ static const char FUNC_NAME[] = "MPIX_Stream_pause";
 
 int MPIX_Stream_pause(MPIX_Stream stream)
 {
-    int ret;
+    const char *msg = NULL;
+    int rc;
 
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (graphs_stream_invalid(stream)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_pause: the stream is "
-                                               "MPIX_STREAM_NULL or was freed");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Stream_pause: the stream is MPIX_STREAM_NULL or was freed");
     }
-    ret = graphs_stream_set_paused(stream, true);
-    if (MPI_SUCCESS != ret) {
-        return graphs_stream_error(stream, ret, MPI_SUCCESS != stream->exec.error
-                                                  ? "MPIX_Stream_pause: the stream has failed"
-                                                  : "MPIX_Stream_pause: out of memory");
+    rc = graphs_stream_pause_impl(stream, &msg);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return graphs_stream_error(stream, rc, NULL != msg ? msg : FUNC_NAME);
     }
     return MPI_SUCCESS;
 }

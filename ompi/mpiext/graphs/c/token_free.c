@@ -17,6 +17,7 @@
 #include "ompi/errhandler/errhandler.h"
 #include "ompi/mpiext/graphs/c/graphs.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/mpiext/graphs/c/graphs_def.h"
 
 #if OMPI_BUILD_MPI_PROFILING
 #if OPAL_HAVE_WEAK_SYMBOLS
@@ -29,15 +30,17 @@ static const char FUNC_NAME[] = "MPIX_Token_free";
 
 int MPIX_Token_free(MPIX_Token *token)
 {
+    int rc;
+
     if (MPI_PARAM_CHECK) {
         OMPI_ERR_INIT_FINALIZE(FUNC_NAME);
     }
     if (NULL == token || graphs_token_invalid(*token)) {
-        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Token_free: the token is "
-                                               "MPIX_TOKEN_NULL or was freed or consumed");
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_ARG, "MPIX_Token_free: the token is MPIX_TOKEN_NULL or was freed or consumed");
     }
-    /* requests, streams and graphs that use it hold their own reference */
-    graphs_token_retire(*token);
-    *token = MPIX_TOKEN_NULL;
+    rc = graphs_token_free_impl(token);
+    if (OPAL_UNLIKELY(MPI_SUCCESS != rc)) {
+        return OMPI_ERRHANDLER_NOHANDLE_INVOKE(rc, FUNC_NAME);
+    }
     return MPI_SUCCESS;
 }
