@@ -24,7 +24,9 @@
 
 #include "ompi_config.h"
 
+#include "ompi/mpiext/graphs/c/graphs_execute.h"
 #include "ompi/mpiext/graphs/c/graphs_graph.h"
+#include "ompi/mpiext/graphs/c/graphs_location.h"
 #include "ompi/mpiext/graphs/c/graphs_request.h"
 #include "ompi/mpiext/graphs/c/graphs_session.h"
 #include "ompi/mpiext/graphs/c/graphs_stream.h"

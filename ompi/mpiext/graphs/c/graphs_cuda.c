@@ -31,13 +31,14 @@
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/runtime/opal_progress.h"
 #include "ompi/mca/queue/base/queue_object.h"
+#include "ompi/mpiext/graphs/c/graphs_cuda.h"
 #include "ompi/mpiext/graphs/c/graphs_request.h"
-#include "ompi/mpiext/graphs/c/graphs_stream.h"
 
-struct graphs_cuda_t {
+typedef struct graphs_cuda_t {
+    graphs_offload_t super;
     ompi_queue_t *queue;
     graphs_request_t *inner;
-};
+} graphs_cuda_t;
 
 static bool graphs_cuda_emulated(void)
 {
@@ -65,19 +66,15 @@ static int graphs_cuda_queue(void *loc_info, ompi_queue_t **queue)
     return ret;
 }
 
-int graphs_cuda_probe(void *loc_info, const char **msg)
-{
-    ompi_queue_t *queue;
+static int graphs_cuda_start(graphs_offload_t *off, graphs_request_t *outer);
+static void graphs_cuda_free(graphs_offload_t *off);
 
-    if (OMPI_SUCCESS != graphs_cuda_queue(loc_info, &queue)) {
-        *msg = graphs_cuda_refused;
-        return MPI_ERR_ARG;
-    }
-    (void) ompi_queue_release(queue);
-    return MPI_SUCCESS;
-}
+static const graphs_offload_ops_t graphs_cuda_ops = {
+    .start = graphs_cuda_start,
+    .free = graphs_cuda_free,
+};
 
-int graphs_cuda_create(ompi_mpix_token_t *token, void *loc_info, graphs_cuda_t **out,
+int graphs_cuda_create(ompi_mpix_token_t *token, void *loc_info, graphs_offload_t **out,
                        const char **msg)
 {
     graphs_cuda_t *c = malloc(sizeof(*c));
@@ -86,6 +83,7 @@ int graphs_cuda_create(ompi_mpix_token_t *token, void *loc_info, graphs_cuda_t *
     if (NULL == c) {
         return MPI_ERR_NO_MEM;
     }
+    c->super.ops = &graphs_cuda_ops;
     ret = graphs_cuda_queue(loc_info, &c->queue);
     if (OMPI_SUCCESS != ret) {
         free(c);
@@ -98,12 +96,13 @@ int graphs_cuda_create(ompi_mpix_token_t *token, void *loc_info, graphs_cuda_t *
         free(c);
         return ret;
     }
-    *out = c;
+    *out = &c->super;
     return MPI_SUCCESS;
 }
 
-int graphs_cuda_start(graphs_cuda_t *c, graphs_request_t *outer)
+static int graphs_cuda_start(graphs_offload_t *off, graphs_request_t *outer)
 {
+    graphs_cuda_t *c = (graphs_cuda_t *) off;
     ompi_request_t *inner = &c->inner->super;
     mca_queue_base_module_t *m = c->queue->q_module;
     int ret;
@@ -116,18 +115,10 @@ int graphs_cuda_start(graphs_cuda_t *c, graphs_request_t *outer)
     return (OMPI_SUCCESS == ret) ? MPI_SUCCESS : ompi_errcode_get_mpi_code(ret);
 }
 
-bool graphs_cuda_done(const graphs_cuda_t *c)
+static void graphs_cuda_free(graphs_offload_t *off)
 {
-    return c->inner->completed;
-}
+    graphs_cuda_t *c = (graphs_cuda_t *) off;
 
-int graphs_cuda_error(const graphs_cuda_t *c)
-{
-    return c->inner->last_error;
-}
-
-void graphs_cuda_free(graphs_cuda_t *c)
-{
     /* the wait entry may still be queued behind the completion: the fence
      * retires it (its requests are complete, so it does not block) */
     if (NULL != c->queue->q_module->queue_fence) {
@@ -137,6 +128,27 @@ void graphs_cuda_free(graphs_cuda_t *c)
     c->inner->outer = NULL;
     graphs_request_destroy(c->inner);
     free(c);
+}
+
+int graphs_cuda_execute(ompi_mpix_token_t *token, void *loc_info, const char **msg)
+{
+    graphs_offload_t *off;
+    graphs_cuda_t *c;
+    int ret = graphs_cuda_create(token, loc_info, &off, msg);
+
+    if (MPI_SUCCESS != ret) {
+        return ret;
+    }
+    c = (graphs_cuda_t *) off;
+    ret = graphs_cuda_start(off, NULL);
+    if (MPI_SUCCESS == ret) {
+        while (!c->inner->completed) {
+            opal_progress();
+        }
+        ret = c->inner->last_error;
+    }
+    graphs_cuda_free(off);
+    return ret;
 }
 
 /*

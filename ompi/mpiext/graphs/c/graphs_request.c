@@ -9,8 +9,7 @@
  */
 
 /*
- * Execution requests (MPIX_Iexecute, MPIX_Execute_init) and the location
- * checks.  An execution request is an OMPI_REQUEST_COLL request on
+ * Execution requests (MPIX_Iexecute, MPIX_Execute_init).  An execution request is an OMPI_REQUEST_COLL request on
  * MPI_COMM_SELF with its own start/free/cancel, as libnbc's persistent
  * collectives are, so that the unpatched MPI_Start, MPI_Startall, waits,
  * tests, MPI_Request_get_status and MPI_Request_free serve it.
@@ -20,118 +19,10 @@
 
 #include "opal/runtime/opal_progress.h"
 #include "ompi/communicator/communicator.h"
-#include "ompi/mca/queue/base/queue_object.h"
 #include "ompi/mpiext/graphs/c/graphs_graph.h"
+#include "ompi/mpiext/graphs/c/graphs_location.h"
 #include "ompi/mpiext/graphs/c/graphs_request.h"
 #include "ompi/mpiext/graphs/c/graphs_stream.h"
-#include "ompi/runtime/ompi_async_progress.h"
-
-/* holds of the progress thread that could not be released in the thread
- * that completed an execution (the progress thread itself cannot join
- * itself): released by the next call from the program, or at finalization */
-static opal_atomic_int32_t graphs_deferred_releases = 0;
-
-void graphs_location_flush(void);
-
-static int graphs_cuda_ndeferred;
-
-int graphs_location_acquire(int loc_type, void *loc_info, const char **msg)
-{
-    if (MPIX_LOC_INPLACE == loc_type && 0 == graphs_cuda_ndeferred
-        && 0 == graphs_deferred_releases) {
-        /* the commonest location, nothing deferred to release (an
-         * MPIX_Iexecute per message comes here) */
-        return MPI_SUCCESS;
-    }
-    graphs_location_flush();
-    switch (loc_type) {
-    case MPIX_LOC_INPLACE:
-        return MPI_SUCCESS;
-    case MPIX_OFFLOAD_PTHREAD:
-        if (OMPI_SUCCESS != ompi_async_progress_request()) {
-            *msg = "MPIX_OFFLOAD_PTHREAD needs a thread-safe library: initialize with "
-                   "MPI_THREAD_MULTIPLE, or request strong progress (mpi_async_progress=1 or "
-                   "the info key mpi_strong_progress)";
-            return MPI_ERR_ARG;
-        }
-        return MPI_SUCCESS;
-    case MPIX_OFFLOAD_CUDA:
-        if (NULL == loc_info) {
-            *msg = "MPIX_OFFLOAD_CUDA needs loc_info pointing to a cudaStream_t";
-            return MPI_ERR_ARG;
-        }
-        /* the same refusals as an MPI_Queue on that stream (no driver, no
-         * device, library not thread safe) */
-        return graphs_cuda_probe(loc_info, msg);
-    case MPIX_OFFLOAD_HIP:
-        *msg = "MPIX_OFFLOAD_HIP is not available in this build";
-        return MPI_ERR_ARG;
-    case MPIX_OFFLOAD_NITRO:
-        *msg = "MPIX_OFFLOAD_NITRO is not available (no such device support)";
-        return MPI_ERR_ARG;
-    default:
-        *msg = "unknown loc_type";
-        return MPI_ERR_ARG;
-    }
-}
-
-void graphs_location_release(int loc_type)
-{
-    if (MPIX_OFFLOAD_PTHREAD == loc_type) {
-        ompi_async_progress_release();
-    }
-}
-
-/* the last reference of a request that may be completed in the progress
- * thread: never join that thread from itself */
-static void graphs_location_release_deferred(int loc_type)
-{
-    if (MPIX_OFFLOAD_PTHREAD == loc_type) {
-        (void) OPAL_THREAD_ADD_FETCH32(&graphs_deferred_releases, 1);
-    }
-}
-
-/* CUDA locations of requests released in a progress callback, where the
- * internal queue cannot be fenced: freed by the next call from the program */
-#define GRAPHS_CUDA_DEFERRED 64
-static graphs_cuda_t *graphs_cuda_deferred[GRAPHS_CUDA_DEFERRED];
-static int graphs_cuda_ndeferred = 0;
-static opal_mutex_t graphs_cuda_deferred_lock = OPAL_MUTEX_STATIC_INIT;
-
-static void graphs_cuda_free_later(graphs_cuda_t *c)
-{
-    OPAL_THREAD_LOCK(&graphs_cuda_deferred_lock);
-    if (graphs_cuda_ndeferred < GRAPHS_CUDA_DEFERRED) {
-        graphs_cuda_deferred[graphs_cuda_ndeferred++] = c;
-    }
-    OPAL_THREAD_UNLOCK(&graphs_cuda_deferred_lock);
-}
-
-static void graphs_cuda_flush(void)
-{
-    graphs_cuda_t *c;
-
-    while (0 < graphs_cuda_ndeferred) {
-        c = NULL;
-        OPAL_THREAD_LOCK(&graphs_cuda_deferred_lock);
-        if (0 < graphs_cuda_ndeferred) {
-            c = graphs_cuda_deferred[--graphs_cuda_ndeferred];
-        }
-        OPAL_THREAD_UNLOCK(&graphs_cuda_deferred_lock);
-        if (NULL != c) {
-            graphs_cuda_free(c);
-        }
-    }
-}
-
-void graphs_location_flush(void)
-{
-    graphs_cuda_flush();
-    while (0 < graphs_deferred_releases) {
-        (void) OPAL_THREAD_ADD_FETCH32(&graphs_deferred_releases, -1);
-        ompi_async_progress_release();
-    }
-}
 
 static int graphs_request_start(size_t count, ompi_request_t **requests);
 static int graphs_request_free(ompi_request_t **request);
@@ -151,7 +42,7 @@ static void graphs_request_clear(graphs_request_t *req)
     req->last_op = MPIX_DEP_NONE;
     req->stream = NULL;
     req->target = 0;
-    req->cuda = NULL;
+    req->offload = NULL;
     req->outer = NULL;
 }
 
@@ -290,13 +181,13 @@ static void graphs_request_release(graphs_request_t *req, bool deferred)
     } else {
         graphs_location_release(req->loc_type);
     }
-    if (NULL != req->cuda) {
+    if (NULL != req->offload) {
         if (deferred) {
-            graphs_cuda_free_later(req->cuda);
+            graphs_location_free_later(req->offload);
         } else {
-            graphs_cuda_free(req->cuda);
+            req->offload->ops->free(req->offload);
         }
-        req->cuda = NULL;
+        req->offload = NULL;
     }
     OMPI_REQUEST_FINI(&req->super);
     if (GRAPHS_REQ_EXEC == req->kind && graphs_request_cached < GRAPHS_REQUEST_CACHE) {
@@ -430,10 +321,10 @@ static int graphs_request_launch(graphs_request_t *req)
     int ret;
 
     graphs_request_arm(req);
-    if (NULL != req->cuda) {
-        /* ordered in the CUDA stream: the host agent starts the inner
+    if (NULL != req->offload) {
+        /* ordered in the device's stream: its host agent starts the inner
          * execution when the stream reaches this point */
-        ret = graphs_cuda_start(req->cuda, req);
+        ret = req->offload->ops->start(req->offload, req);
         if (MPI_SUCCESS != ret) {
             req->super.req_status.MPI_ERROR = ret;
             req->last_error = ret;
@@ -465,7 +356,7 @@ static int graphs_request_launch(graphs_request_t *req)
 }
 
 int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persistent,
-                          graphs_cuda_t *cuda, graphs_request_t **out)
+                          graphs_offload_t *offload, graphs_request_t **out)
 {
     ompi_request_t *reqs[GRAPHS_ENGINE_NODE_REQS];
     int nreqs = 0, rc = MPI_SUCCESS;
@@ -496,7 +387,7 @@ int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persisten
         }
         return MPI_ERR_NO_MEM;
     }
-    if (NULL == cuda && !opal_using_threads() && graphs_token_blocking(token)) {
+    if (NULL == offload && !opal_using_threads() && graphs_token_blocking(token)) {
         /* no worker thread may run its blocking-only nodes, and progress
          * must not: MPI_Wait and MPI_Test on the request will (spec 4.2) */
         if (OMPI_SUCCESS != graphs_engine_hold(&req->exec, &req->super)) {
@@ -519,7 +410,7 @@ int graphs_request_create(ompi_mpix_token_t *token, int loc_type, bool persisten
     OBJ_RETAIN(token);
     req->token = token;
     req->loc_type = loc_type;
-    req->cuda = cuda;
+    req->offload = offload;
     *out = req;
     if (started) {
         /* as graphs_request_launch, with the operation already started (a
@@ -586,7 +477,7 @@ static int graphs_request_cancel(ompi_request_t *request, int complete)
     graphs_request_t *req = (graphs_request_t *) request;
 
     (void) complete;
-    if (GRAPHS_REQ_EXEC != req->kind || NULL != req->cuda) {
+    if (GRAPHS_REQ_EXEC != req->kind || NULL != req->offload) {
         return OMPI_SUCCESS;
     }
     /* stop starting, cancel what can be cancelled; the execution then
@@ -597,25 +488,6 @@ static int graphs_request_cancel(ompi_request_t *request, int complete)
     }
     OPAL_THREAD_UNLOCK(&req->exec.lock);
     return OMPI_SUCCESS;
-}
-
-int graphs_execute_cuda(ompi_mpix_token_t *token, void *loc_info, const char **msg)
-{
-    graphs_cuda_t *c;
-    int ret = graphs_cuda_create(token, loc_info, &c, msg);
-
-    if (MPI_SUCCESS != ret) {
-        return ret;
-    }
-    ret = graphs_cuda_start(c, NULL);
-    if (MPI_SUCCESS == ret) {
-        while (!graphs_cuda_done(c)) {
-            opal_progress();
-        }
-        ret = graphs_cuda_error(c);
-    }
-    graphs_cuda_free(c);
-    return ret;
 }
 
 int graphs_execute_blocking(ompi_mpix_token_t *token)
@@ -639,19 +511,6 @@ int graphs_execute_blocking(ompi_mpix_token_t *token)
     }
     graphs_engine_fini(&exec);
     return error;
-}
-
-int graphs_execute_impl(ompi_mpix_token_t *token, int loc_type, void *loc_info, const char **msg)
-{
-    int rc = graphs_location_acquire(loc_type, loc_info, msg);
-
-    if (MPI_SUCCESS != rc) {
-        return rc;
-    }
-    rc = (MPIX_OFFLOAD_CUDA == loc_type) ? graphs_execute_cuda(token, loc_info, msg)
-                                         : graphs_execute_blocking(token);
-    graphs_location_release(loc_type);
-    return rc;
 }
 
 int graphs_execute_get_error_impl(ompi_request_t *request, int *errcode, int *op_id,

@@ -20,6 +20,7 @@
 
 #include "ompi_config.h"
 
+#include "ompi/mpiext/graphs/c/graphs_cuda.h"
 #include "ompi/mpiext/graphs/c/graphs_request.h"
 #include "ompi/mpiext/graphs/c/graphs_session.h"
 #include "ompi/mpiext/graphs/c/graphs_token.h"
