@@ -14,7 +14,8 @@
  * receive is consumed by later stream work, with no host synchronization
  * between iterations; then statuses, several queues on several streams, an
  * operation failing on a GPU queue (the stream must not hang), stream
- * capture (refused), misuse.
+ * capture (ten iterations replayed by a hundred launches, eager use of the
+ * same queue between them, an error inside a launch), misuse.
  *
  * argv[1] is "gpu-cuda" when the runner found a CUDA device; otherwise the
  * test prints SKIP. The driver API is loaded with dlopen, so the test builds
@@ -58,7 +59,14 @@ static struct {
     CUresult_t (*stream_begin_capture)(CUstream_t, int);
     CUresult_t (*stream_end_capture)(CUstream_t, void **);
     CUresult_t (*graph_destroy)(void *);
+    CUresult_t (*graph_instantiate)(void **, void *, unsigned long long);
+    CUresult_t (*graph_launch)(void *, CUstream_t);
+    CUresult_t (*graph_exec_destroy)(void *);
 } cu;
+
+/* graphs captured from stream queues and not destroyed yet (the library's,
+ * found with dlsym) */
+static int (*live_captures)(void);
 
 static int load_driver(void)
 {
@@ -84,6 +92,9 @@ static int load_driver(void)
         {"cuStreamBeginCapture_v2", (void **) &cu.stream_begin_capture},
         {"cuStreamEndCapture", (void **) &cu.stream_end_capture},
         {"cuGraphDestroy", (void **) &cu.graph_destroy},
+        {"cuGraphInstantiateWithFlags", (void **) &cu.graph_instantiate},
+        {"cuGraphLaunch", (void **) &cu.graph_launch},
+        {"cuGraphExecDestroy", (void **) &cu.graph_exec_destroy},
     };
     CUctx_t ctx;
     int dev;
@@ -111,6 +122,7 @@ static struct {
     int (*memset_d32_async)(void *, uint32_t, size_t, void *);
     int (*memcpy_async)(void *, const void *, size_t, void *);
     int (*begin_capture)(void *);
+    int (*graph_launch)(void *, void *);
 } emu;
 
 static CUresult_t emu_stream_create(CUstream_t *stream, unsigned flags)
@@ -165,6 +177,25 @@ static CUresult_t emu_begin_capture(CUstream_t s, int mode)
     return emu.begin_capture(s);
 }
 
+/* the emulated stream launches its graphs as captured */
+static CUresult_t emu_graph_instantiate(void **exec, void *graph, unsigned long long flags)
+{
+    (void) flags;
+    *exec = graph;
+    return 0;
+}
+
+static CUresult_t emu_graph_launch(void *exec, CUstream_t s)
+{
+    return emu.graph_launch(exec, s);
+}
+
+static CUresult_t emu_graph_exec_destroy(void *exec)
+{
+    (void) exec;
+    return 0;
+}
+
 static int load_emulated(void)
 {
     struct {
@@ -179,6 +210,7 @@ static int load_emulated(void)
         {"ompi_queue_emu_begin_capture", (void **) &emu.begin_capture},
         {"ompi_queue_emu_end_capture", (void **) &cu.stream_end_capture},
         {"ompi_queue_emu_graph_destroy", (void **) &cu.graph_destroy},
+        {"ompi_queue_emu_graph_launch", (void **) &emu.graph_launch},
     };
 
     for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); ++i) {
@@ -196,6 +228,9 @@ static int load_emulated(void)
     cu.memcpy_dtoh_async = emu_memcpy_dtoh_async;
     cu.memcpy_htod_async = emu_memcpy_htod_async;
     cu.stream_begin_capture = emu_begin_capture;
+    cu.graph_instantiate = emu_graph_instantiate;
+    cu.graph_launch = emu_graph_launch;
+    cu.graph_exec_destroy = emu_graph_exec_destroy;
     return 0;
 }
 
@@ -326,31 +361,138 @@ static void check_error(int peer)
     cu.stream_destroy(stream);
 }
 
-/* Counter values would be frozen into a captured graph: refused. */
-static void check_capture(int peer)
+#define CAPTURED_ITERS 10
+#define LAUNCHES 100
+
+/* The chapter's exchange, ten iterations captured into a graph with the
+ * stream work around them, launched a hundred times with the data checked
+ * after each launch; eager use of the same queue between launches; the
+ * graph destroyed, and with it what the queue kept for it. */
+static void check_capture_replay(int peer)
+{
+    CUstream_t stream;
+    CUdptr_t dsend, drecv;
+    uint32_t *hsrc, *hsend, *hrecv, *hcheck;
+    MPI_Request r[2];
+    MPI_Status sts[2];
+    MPI_Queue q;
+    void *graph = NULL, *exec = NULL;
+    int bad = 0, before = live_captures();
+
+    QT_STEP("capture: set-up");
+    CU_OK(cu.stream_create(&stream, 0));
+    CU_OK(cu.mem_alloc(&dsend, N * sizeof(uint32_t)));
+    CU_OK(cu.mem_alloc(&drecv, N * sizeof(uint32_t)));
+    CU_OK(cu.mem_alloc_host((void **) &hsrc, CAPTURED_ITERS * N * sizeof(uint32_t)));
+    CU_OK(cu.mem_alloc_host((void **) &hsend, N * sizeof(uint32_t)));
+    CU_OK(cu.mem_alloc_host((void **) &hrecv, N * sizeof(uint32_t)));
+    CU_OK(cu.mem_alloc_host((void **) &hcheck, CAPTURED_ITERS * N * sizeof(uint32_t)));
+    QT_OK(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &stream));
+    QT_OK(MPI_Send_init(hsend, N, MPI_UINT32_T, peer, 50, MPI_COMM_WORLD, &r[0]));
+    QT_OK(MPI_Recv_init(hrecv, N, MPI_UINT32_T, peer, 50, MPI_COMM_WORLD, &r[1]));
+    QT_OK(MPI_Matchall(2, r));
+
+    QT_STEP("capture: recording");
+    CU_OK(cu.stream_begin_capture(stream, 2 /* relaxed */));
+    for (int i = 0; i < CAPTURED_ITERS; ++i) {
+        /* the graph copies what the host wrote before each launch */
+        CU_OK(cu.memcpy_htod_async(dsend, hsrc + (size_t) i * N, N * sizeof(uint32_t), stream));
+        CU_OK(cu.memcpy_dtoh_async(hsend, dsend, N * sizeof(uint32_t), stream));
+        QT_OK(MPI_Enqueue_startall(&q, 2, r));
+        QT_OK(MPI_Enqueue_waitall(&q, 2, r, sts));
+        CU_OK(cu.memcpy_htod_async(drecv, hrecv, N * sizeof(uint32_t), stream));
+        CU_OK(cu.memcpy_dtoh_async(hcheck + (size_t) i * N, drecv, N * sizeof(uint32_t),
+                                   stream));
+    }
+    CU_OK(cu.stream_end_capture(stream, &graph));
+    QT_CHECK(NULL != graph, "no graph");
+    QT_CHECK(before + 1 == live_captures(), "%d captured tables, expected %d", live_captures(),
+             before + 1);
+    CU_OK(cu.graph_instantiate(&exec, graph, 0));
+
+    QT_STEP("capture: launches");
+    for (int l = 0; l < LAUNCHES && 0 == qt_failures; ++l) {
+        for (int i = 0; i < CAPTURED_ITERS; ++i) {
+            for (int j = 0; j < N; ++j) {
+                hsrc[(size_t) i * N + j] = (uint32_t) (100000 * l + 1000 * i + 10 * qt_rank + j % 7);
+            }
+        }
+        memset(hcheck, 0xff, (size_t) CAPTURED_ITERS * N * sizeof(uint32_t));
+        CU_OK(cu.graph_launch(exec, stream));
+        CU_OK(cu.stream_synchronize(stream));
+        for (int i = 0; i < CAPTURED_ITERS; ++i) {
+            for (int j = 0; j < N; ++j) {
+                bad += (hcheck[(size_t) i * N + j]
+                        != (uint32_t) (100000 * l + 1000 * i + 10 * peer + j % 7));
+            }
+        }
+        QT_CHECK(0 == bad, "launch %d: %d values wrong", l, bad);
+        if (9 == l % 10) {
+            /* the same queue, eagerly, between launches */
+            hsend[0] = (uint32_t) (l + qt_rank);
+            QT_OK(MPI_Enqueue_startall(&q, 2, r));
+            QT_OK(MPI_Enqueue_waitall(&q, 2, r, sts));
+            QT_OK(MPI_Queue_fence(&q));
+            QT_CHECK((uint32_t) (l + peer) == hrecv[0], "eager exchange after launch %d: %u", l,
+                     hrecv[0]);
+        }
+    }
+    QT_OK(MPI_Queue_fence(&q));
+    QT_CHECK(peer == sts[1].MPI_SOURCE && 50 == sts[1].MPI_TAG, "status src %d tag %d",
+             sts[1].MPI_SOURCE, sts[1].MPI_TAG);
+
+    QT_STEP("capture: the graph's tables released with it");
+    CU_OK(cu.graph_exec_destroy(exec));
+    CU_OK(cu.graph_destroy(graph));
+    /* a driver may release its user objects a little later */
+    for (int spin = 0; before != live_captures() && spin < 100000; ++spin) {
+        usleep(100);
+    }
+    QT_CHECK(before == live_captures(), "%d captured tables left, expected %d", live_captures(),
+             before);
+
+    QT_STEP("capture: clean-up");
+    MPI_Request_free(&r[0]);
+    MPI_Request_free(&r[1]);
+    QT_OK(MPI_Queue_free(&q));
+    cu.mem_free_host(hcheck);
+    cu.mem_free_host(hrecv);
+    cu.mem_free_host(hsend);
+    cu.mem_free_host(hsrc);
+    cu.mem_free(drecv);
+    cu.mem_free(dsend);
+    cu.stream_destroy(stream);
+}
+
+/* An error inside a launched graph (a truncated receive) reaches the
+ * queue's next fence, as an eager enqueue's does, and the stream goes on. */
+static void check_capture_error(int peer)
 {
     CUstream_t stream;
     MPI_Queue q;
     MPI_Request r[2];
-    void *graph = NULL;
-    int v = 41, in = 0;
+    int out[2] = {1, 2}, in = 0;
+    void *graph = NULL, *exec = NULL;
 
-    QT_STEP("stream capture is refused");
+    QT_STEP("capture: a failing operation");
     CU_OK(cu.stream_create(&stream, 0));
     QT_OK(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &stream));
-    QT_OK(MPI_Send_init(&v, 1, MPI_INT, peer, 40, MPI_COMM_WORLD, &r[0]));
-    QT_OK(MPI_Recv_init(&in, 1, MPI_INT, peer, 40, MPI_COMM_WORLD, &r[1]));
+    QT_OK(MPI_Send_init(out, 2, MPI_INT, peer, 51, MPI_COMM_WORLD, &r[0]));
+    QT_OK(MPI_Recv_init(&in, 1, MPI_INT, peer, 51, MPI_COMM_WORLD, &r[1]));
     QT_OK(MPI_Matchall(2, r));
     CU_OK(cu.stream_begin_capture(stream, 2 /* relaxed */));
-    QT_CHECK_RC(MPI_Enqueue_start(&q, &r[0]), MPI_ERR_UNSUPPORTED_OPERATION);
+    QT_OK(MPI_Enqueue_startall(&q, 2, r));
+    /* refused in the capture as eagerly: a second start before its wait */
+    QT_CHECK_RC(MPI_Enqueue_start(&q, &r[0]), MPI_ERR_REQUEST);
+    QT_OK(MPI_Enqueue_waitall(&q, 2, r, MPI_STATUSES_IGNORE));
     CU_OK(cu.stream_end_capture(stream, &graph));
-    if (NULL != graph) {
-        cu.graph_destroy(graph);
-    }
-    /* refused without side effects: the requests can be used normally */
-    QT_OK(MPI_Startall(2, r));
-    QT_OK(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
-    QT_CHECK(41 == in, "received %d", in);
+    CU_OK(cu.graph_instantiate(&exec, graph, 0));
+    CU_OK(cu.graph_launch(exec, stream));
+    QT_CHECK_RC(MPI_Queue_fence(&q), MPI_ERR_TRUNCATE);
+    QT_STEP("capture: a failing operation, the stream goes on");
+    CU_OK(cu.stream_synchronize(stream));
+    CU_OK(cu.graph_exec_destroy(exec));
+    CU_OK(cu.graph_destroy(graph));
     MPI_Request_free(&r[0]);
     MPI_Request_free(&r[1]);
     QT_OK(MPI_Queue_free(&q));
@@ -373,6 +515,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     QT_CHECK(MPI_THREAD_MULTIPLE == provided && 0 == size % 2, "needs MPI_THREAD_MULTIPLE and "
              "an even number of ranks");
+    live_captures = (int (*)(void)) dlsym(RTLD_DEFAULT, "ompi_queue_stream_captures");
+    QT_CHECK(NULL != live_captures, "no ompi_queue_stream_captures in the library");
     if (emulated) {
         QT_CHECK(0 == load_emulated(), "cannot find the emulated stream in the library");
     } else {
@@ -385,7 +529,8 @@ int main(int argc, char **argv)
         check_pipeline(rank ^ 1);
         check_two_streams(rank, rank ^ 1);
         check_error(rank ^ 1);
-        check_capture(rank ^ 1);
+        check_capture_replay(rank ^ 1);
+        check_capture_error(rank ^ 1);
     }
     return qt_finalize();
 }

@@ -81,6 +81,7 @@ typedef struct {
     uint32_t head, tail;    /**< head == tail: empty */
     opal_mutex_t lock;      /**< the owning thread vs progress from other threads */
     int error;              /**< first MPI error class since the last fence */
+    opal_atomic_int32_t outside_error;  /**< the same, of work outside the FIFO */
     volatile bool stuck;    /**< the head cannot run: an earlier operation failed */
     bool advancing;         /**< inside queue_advance (the lock is a no-op without threads) */
     bool busy;              /**< counted in queue_host_busy_count */
@@ -653,6 +654,7 @@ int ompi_queue_host_create_triggered(ompi_queue_t *queue, const ompi_queue_trigg
     host->spare_claims = NULL;
     OBJ_CONSTRUCT(&host->lock, opal_mutex_t);
     host->error = MPI_SUCCESS;
+    host->outside_error = MPI_SUCCESS;
     host->stuck = false;
     host->advancing = false;
     host->busy = false;
@@ -764,6 +766,12 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
     int ret;
 
     OPAL_THREAD_LOCK(&host->lock);
+    if (NULL != host->ops && NULL != host->ops->capture
+        && OMPI_ERR_NOT_FOUND
+               != (ret = host->ops->capture(queue, false, count, requests, NULL, refusal))) {
+        OPAL_THREAD_UNLOCK(&host->lock);
+        return ret;
+    }
     if (OPAL_UNLIKELY(OMPI_SUCCESS
                       != (ret = queue_own(host, queue, count, requests, false, refusal)))) {
         OPAL_THREAD_UNLOCK(&host->lock);
@@ -808,6 +816,12 @@ int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t 
     bool was_empty, poll = false;
 
     OPAL_THREAD_LOCK(&host->lock);
+    if (NULL != host->ops && NULL != host->ops->capture
+        && OMPI_ERR_NOT_FOUND
+               != (ret = host->ops->capture(queue, true, count, requests, statuses, refusal))) {
+        OPAL_THREAD_UNLOCK(&host->lock);
+        return ret;
+    }
     if (OPAL_UNLIKELY(OMPI_SUCCESS
                       != (ret = queue_own(host, queue, count, requests, true, refusal)))) {
         OPAL_THREAD_UNLOCK(&host->lock);
@@ -899,7 +913,24 @@ int ompi_queue_host_fence(ompi_queue_t *queue)
             error = ompi_errcode_get_mpi_code(ret);
         }
     }
+    /* read once the context has run everything: a captured graph launched
+     * before the fence has reported by now */
+    {
+        int32_t outside = OPAL_THREAD_SWAP_32(&host->outside_error, MPI_SUCCESS);
+        if (MPI_SUCCESS == error) {
+            error = outside;
+        }
+    }
     return error;
+}
+
+void ompi_queue_host_report_error(ompi_queue_t *queue, int error)
+{
+    queue_host_t *host = (queue_host_t *) queue->q_module_data;
+    int32_t expected = MPI_SUCCESS;
+
+    /* the first one is kept */
+    (void) opal_atomic_compare_exchange_strong_32(&host->outside_error, &expected, error);
 }
 
 bool ompi_queue_host_busy(ompi_queue_t *queue)

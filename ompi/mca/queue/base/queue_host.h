@@ -74,6 +74,13 @@ typedef struct ompi_queue_trigger_ops_t {
     /** OMPI_SUCCESS once the context has executed everything up to the
      * mark, OMPI_ERR_WOULD_BLOCK while not yet; never blocks */
     int (*marked_done)(ompi_queue_t *queue);
+    /** Called first by every enqueue, with the queue's lock held: when the
+     * context is being recorded into a graph, enqueue the group there
+     * (checks and refusal as the module slots of queue.h) and return what
+     * that returned; otherwise return OMPI_ERR_NOT_FOUND and the enqueue
+     * goes on as usual.  NULL: the context is never recorded. */
+    int (*capture)(ompi_queue_t *queue, bool is_wait, int count, ompi_request_t **requests,
+                   ompi_status_public_t *statuses, mca_queue_base_refusal_t *refusal);
 } ompi_queue_trigger_ops_t;
 
 /**
@@ -88,6 +95,11 @@ int ompi_queue_host_create_triggered(ompi_queue_t *queue, const ompi_queue_trigg
 
 /** The component's per-queue state given at creation. */
 void *ompi_queue_host_ctx(ompi_queue_t *queue);
+
+/** An error of the queue's work that ran outside its FIFO (a captured
+ * graph's launch), for the next fence to return, as the FIFO's own errors
+ * are.  Any thread; takes no lock. */
+void ompi_queue_host_report_error(ompi_queue_t *queue, int error);
 
 /* the module slots of queue.h: checks and refusal as documented there */
 int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t **requests,

@@ -22,6 +22,7 @@
 #include "ompi/mca/queue/base/base.h"
 #include "ompi/mca/queue/base/queue_object.h"
 #include "ompi/mca/queue/base/queue_host.h"
+#include "ompi/mca/queue/base/queue_stream_capture.h"
 
 /* How many freed objects wait before their memory is reused. */
 #define OMPI_QUEUE_RETIRED_MAX 64
@@ -106,6 +107,7 @@ void ompi_queue_objects_finalize(void)
         ompi_queue_dispose(queue);
     }
 
+    ompi_queue_stream_capture_fini();
     ompi_queue_host_fini();
     OBJ_DESTRUCT(&ompi_mpi_queue_null.queue);
     OBJ_DESTRUCT(&ompi_queue_f_to_c_table);

@@ -19,6 +19,7 @@
 #include "ompi/mca/queue/base/queue_host.h"
 #include "ompi/mca/queue/base/queue_object.h"
 #include "ompi/mca/queue/base/queue_stream.h"
+#include "ompi/mca/queue/base/queue_stream_capture.h"
 #include "ompi/runtime/ompi_async_progress.h"
 
 /* the engine's part of a stream queue (the host engine's ctx) */
@@ -62,29 +63,6 @@ static inline void queue_stream_leave(const queue_stream_t *qs, bool entered)
     }
 }
 
-/* A stream being captured into a graph would freeze the counter values in
- * the graph, and every replay would reuse them: refuse rather than build a
- * graph that replays wrongly. */
-static int queue_stream_check_capture(const queue_stream_t *qs)
-{
-    bool capturing = false;
-    int status;
-
-    if (NULL == qs->backend->is_capturing) {
-        return OMPI_SUCCESS;
-    }
-    if (0 != (status = qs->backend->is_capturing(qs->stream, &capturing))) {
-        return queue_stream_error(qs, "cannot tell whether the stream is being captured", status);
-    }
-    if (capturing) {
-        opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_QUEUE_BASE_OUTPUT,
-                            "queue:%s: the stream is being captured; enqueued operations "
-                            "cannot be captured into a graph", qs->backend->name);
-        return OMPI_ERR_NOT_SUPPORTED;
-    }
-    return OMPI_SUCCESS;
-}
-
 static int queue_stream_post(ompi_queue_t *queue, bool is_wait, int counter, uint64_t value)
 {
     queue_stream_t *qs = (queue_stream_t *) ompi_queue_host_ctx(queue);
@@ -95,13 +73,10 @@ static int queue_stream_post(ompi_queue_t *queue, bool is_wait, int counter, uin
     if (OMPI_SUCCESS != (ret = queue_stream_enter(qs, &entered))) {
         return ret;
     }
-    ret = queue_stream_check_capture(qs);
-    if (OMPI_SUCCESS == ret) {
-        status = is_wait ? qs->backend->wait_value64(qs->stream, addr, value)
-                         : qs->backend->write_value64(qs->stream, addr, value);
-        if (0 != status) {
-            ret = queue_stream_error(qs, is_wait ? "stream wait" : "stream write", status);
-        }
+    status = is_wait ? qs->backend->wait_value64(qs->stream, addr, value)
+                     : qs->backend->write_value64(qs->stream, addr, value);
+    if (0 != status) {
+        ret = queue_stream_error(qs, is_wait ? "stream wait" : "stream write", status);
     }
     queue_stream_leave(qs, entered);
     return ret;
@@ -143,11 +118,47 @@ static int queue_stream_marked_done(ompi_queue_t *queue)
     return done ? OMPI_SUCCESS : OMPI_ERR_WOULD_BLOCK;
 }
 
+/* The counts that eager enqueues post would be frozen into a graph being
+ * captured, and every launch would reuse them: such an enqueue gets words
+ * of its own instead (queue_stream_capture.h). */
+static int queue_stream_capture(ompi_queue_t *queue, bool is_wait, int count,
+                                ompi_request_t **requests, ompi_status_public_t *statuses,
+                                mca_queue_base_refusal_t *refusal)
+{
+    queue_stream_t *qs = (queue_stream_t *) ompi_queue_host_ctx(queue);
+    bool entered, capturing = false;
+    int ret, status;
+
+    if (OMPI_SUCCESS != (ret = queue_stream_enter(qs, &entered))) {
+        return ret;
+    }
+    if (0 != (status = qs->backend->is_capturing(qs->stream, &capturing))) {
+        ret = queue_stream_error(qs, "cannot tell whether the stream is being captured", status);
+    } else if (!capturing) {
+        ret = OMPI_ERR_NOT_FOUND;
+    } else {
+        ret = ompi_queue_stream_capture_enqueue(queue, qs->backend, qs->stream, qs->ctx, is_wait,
+                                                count, requests, statuses, refusal);
+    }
+    queue_stream_leave(qs, entered);
+    return ret;
+}
+
 static const ompi_queue_trigger_ops_t queue_stream_trigger_ops = {
     .post_write = queue_stream_post_write,
     .post_wait = queue_stream_post_wait,
     .mark = queue_stream_mark,
     .marked_done = queue_stream_marked_done,
+    .capture = queue_stream_capture,
+};
+
+/* a vendor that cannot tell whether its stream is captured */
+static const ompi_queue_trigger_ops_t queue_stream_trigger_ops_blind = {
+    .post_write = queue_stream_post_write,
+    .post_wait = queue_stream_post_wait,
+    .mark = queue_stream_mark,
+    .marked_done = queue_stream_marked_done,
+    .capture = NULL,
 };
 
 int ompi_queue_stream_query(mca_queue_base_module_t *module, int type, void *external,
@@ -212,7 +223,11 @@ static int queue_stream_bind(ompi_queue_t *queue, const ompi_queue_stream_backen
         }
         qs->progress = true;
     }
-    ret = ompi_queue_host_create_triggered(queue, &queue_stream_trigger_ops, qs->counters, qs);
+    ret = ompi_queue_host_create_triggered(queue,
+                                           (NULL != backend->is_capturing)
+                                               ? &queue_stream_trigger_ops
+                                               : &queue_stream_trigger_ops_blind,
+                                           qs->counters, qs);
     if (OMPI_SUCCESS != ret) {
         goto err_progress;
     }
@@ -262,6 +277,7 @@ void *ompi_queue_stream_detach(ompi_queue_t *queue)
     if (NULL == qs) {
         return NULL;
     }
+    ompi_queue_stream_capture_forget(queue);
     (void) queue_stream_enter(qs, &entered);
     (void) qs->backend->event_destroy(qs->mark);
     (void) qs->backend->host_free((void *) qs->counters);

@@ -20,8 +20,9 @@
  * enqueued wait becomes a wait on the stream for a second counter that the
  * host writes when the operations completed.  The counters live in host
  * memory mapped into the device.  The fence records an event on the stream
- * and polls it.  The engine does that, checks capture, enters the stream's
- * context and reports errors; a backend is the table of the few vendor
+ * and polls it.  An enqueue on a stream being captured into a graph goes
+ * its own way (queue_stream_capture.h).  The engine does that, enters the
+ * stream's context and reports errors; a backend is the table of the few vendor
  * calls it needs, below.  Nothing in the engine names a vendor.
  *
  * A vendor status is an int, 0 for success; the engine passes a non-zero
@@ -115,6 +116,18 @@ typedef struct ompi_queue_stream_backend_t {
     int (*event_query)(void *event, bool *done);
     int (*event_destroy)(void *event);
 
+    /**
+     * Capture (queue_stream_capture.h).  capture_id: an identity of the
+     * capture in progress on the stream, the same for every call during
+     * one capture and never reused.  capture_retain: tie obj to the graph
+     * being captured, so that release(obj) is called once the graph and
+     * every executable instance of it are destroyed (from any thread; it
+     * makes no vendor call).  Thread: as write_value64.  NULL: a stream
+     * being captured refuses enqueues (MPI_ERR_UNSUPPORTED_OPERATION).
+     */
+    int (*capture_id)(void *stream, uint64_t *id);
+    int (*capture_retain)(void *stream, void *obj, void (*release)(void *obj));
+
     /** The name of a non-zero status, for messages; never NULL. */
     const char *(*error_name)(int status);
 } ompi_queue_stream_backend_t;
@@ -152,6 +165,10 @@ OMPI_DECLSPEC int ompi_queue_stream_attach(struct ompi_queue_t *queue,
                                            void *stream, bool progress);
 /** Undo ompi_queue_stream_attach; returns the stream. */
 OMPI_DECLSPEC void *ompi_queue_stream_detach(struct ompi_queue_t *queue);
+
+/** Graphs captured from stream queues that are not destroyed yet (their
+ * tables of words): for the tests, which find it with dlsym. */
+OMPI_DECLSPEC int ompi_queue_stream_captures(void);
 
 /** The emulated stream's backend (queue_stream_emulated.c). */
 OMPI_DECLSPEC extern const ompi_queue_stream_backend_t ompi_queue_stream_emulated_backend;

@@ -42,11 +42,23 @@ typedef struct {
     emu_event_t *event;   /**< EVENT */
 } emu_op_t;
 
+typedef struct {
+    void *obj;
+    void (*release)(void *obj);
+} emu_retained_t;
+
 /* a growable sequence of operations: a stream's FIFO or a graph */
 typedef struct {
     emu_op_t *ops;
     uint32_t cap, head, tail;  /**< cap a power of two (FIFO); a graph uses 0..tail */
+    /* graphs */
+    uint64_t id;               /**< the capture that made it */
+    emu_retained_t *retained;  /**< released with the graph */
+    int nretained;
 } emu_ops_t;
+
+/* capture identities, never reused */
+static opal_atomic_int64_t emu_capture_ids = 0;
 
 typedef struct {
     emu_ops_t fifo;
@@ -191,8 +203,10 @@ int ompi_queue_emu_stream_destroy(void *stream)
     pthread_join(es->thread, NULL);
     pthread_cond_destroy(&es->cond);
     pthread_mutex_destroy(&es->lock);
-    free(es->capture ? es->capture->ops : NULL);
-    free(es->capture);
+    if (NULL != es->capture) {
+        /* an unfinished capture is dropped with what it holds */
+        (void) ompi_queue_emu_graph_destroy(es->capture);
+    }
     free(es->fifo.ops);
     free(es);
     return OMPI_QUEUE_EMU_SUCCESS;
@@ -241,6 +255,8 @@ int ompi_queue_emu_begin_capture(void *stream)
         status = OMPI_QUEUE_EMU_INVALID;
     } else if (NULL == (es->capture = calloc(1, sizeof(*es->capture)))) {
         status = OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+    } else {
+        es->capture->id = (uint64_t) opal_atomic_add_fetch_64(&emu_capture_ids, 1);
     }
     pthread_mutex_unlock(&es->lock);
     return status;
@@ -294,6 +310,10 @@ int ompi_queue_emu_graph_destroy(void *graph)
     if (NULL == g) {
         return OMPI_QUEUE_EMU_INVALID;
     }
+    for (int i = 0; i < g->nretained; ++i) {
+        g->retained[i].release(g->retained[i].obj);
+    }
+    free(g->retained);
     free(g->ops);
     free(g);
     return OMPI_QUEUE_EMU_SUCCESS;
@@ -347,6 +367,41 @@ static int emu_is_capturing(void *stream, bool *capturing)
      * ends in the thread that posts to the stream, as with CUDA */
     *capturing = (NULL != *(void *volatile *) &es->capture);
     return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+static int emu_capture_id(void *stream, uint64_t *id)
+{
+    emu_stream_t *es = (emu_stream_t *) stream;
+    emu_ops_t *capture = (NULL != es) ? *(emu_ops_t *volatile *) &es->capture : NULL;
+
+    if (NULL == capture) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    *id = capture->id;
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+static int emu_capture_retain(void *stream, void *obj, void (*release)(void *obj))
+{
+    emu_stream_t *es = (emu_stream_t *) stream;
+    emu_retained_t *more;
+    int status = OMPI_QUEUE_EMU_SUCCESS;
+
+    if (NULL == es) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    pthread_mutex_lock(&es->lock);
+    if (NULL == es->capture) {
+        status = OMPI_QUEUE_EMU_INVALID;
+    } else if (NULL == (more = realloc(es->capture->retained,
+                                       (es->capture->nretained + 1) * sizeof(*more)))) {
+        status = OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+    } else {
+        more[es->capture->nretained++] = (emu_retained_t){obj, release};
+        es->capture->retained = more;
+    }
+    pthread_mutex_unlock(&es->lock);
+    return status;
 }
 
 static int emu_event_create(void **event)
@@ -408,5 +463,7 @@ const ompi_queue_stream_backend_t ompi_queue_stream_emulated_backend = {
     .event_record = emu_event_record,
     .event_query = emu_event_query,
     .event_destroy = emu_event_destroy,
+    .capture_id = emu_capture_id,
+    .capture_retain = emu_capture_retain,
     .error_name = emu_error_name,
 };

@@ -62,10 +62,12 @@ OMPI_DECLSPEC int ompi_queue_emu_memcpy_async(void *dst, const void *src, size_t
                                               void *stream);
 /** Start recording the stream's posted operations into a graph. */
 OMPI_DECLSPEC int ompi_queue_emu_begin_capture(void *stream);
-/** Stop recording: *graph holds what was posted since the begin. */
+/** Stop recording: *graph holds what was posted since the begin (and
+ * what was tied to it: queue_stream.h, capture_retain). */
 OMPI_DECLSPEC int ompi_queue_emu_end_capture(void *stream, void **graph);
 /** Post the graph's operations on stream, in their order. */
 OMPI_DECLSPEC int ompi_queue_emu_graph_launch(void *graph, void *stream);
+/** Free the graph; what was tied to it is released. */
 OMPI_DECLSPEC int ompi_queue_emu_graph_destroy(void *graph);
 
 END_C_DECLS

@@ -49,6 +49,14 @@ typedef struct mca_queue_cuda_driver_t {
     CUresult (*stream_wait_value64)(CUstream stream, CUdeviceptr addr, cuuint64_t value,
                                     unsigned int flags);
     CUresult (*stream_is_capturing)(CUstream stream, CUstreamCaptureStatus *status);
+    /* the CUDA 11.3 form, which cuGetProcAddress gives at our API version */
+    CUresult (*stream_get_capture_info)(CUstream stream, CUstreamCaptureStatus *status,
+                                        cuuint64_t *id, CUgraph *graph,
+                                        const CUgraphNode **deps, size_t *ndeps);
+    CUresult (*user_object_create)(CUuserObject *object, void *ptr, CUhostFn destroy,
+                                   unsigned int refcount, unsigned int flags);
+    CUresult (*graph_retain_user_object)(CUgraph graph, CUuserObject object,
+                                         unsigned int count, unsigned int flags);
     CUresult (*event_create)(CUevent *event, unsigned int flags);
     CUresult (*event_record)(CUevent event, CUstream stream);
     CUresult (*event_query)(CUevent event);

@@ -103,6 +103,39 @@ static int cuda_is_capturing(void *stream, bool *capturing)
     return res;
 }
 
+static int cuda_capture_id(void *stream, uint64_t *id)
+{
+    CUstreamCaptureStatus status;
+    cuuint64_t cid = 0;
+    CUresult res = cu->stream_get_capture_info((CUstream) stream, &status, &cid, NULL, NULL,
+                                               NULL);
+
+    *id = cid;
+    return res;
+}
+
+/* the graph holds the object; the driver calls release when the last
+ * graph or executable graph holding it is destroyed */
+static int cuda_capture_retain(void *stream, void *obj, void (*release)(void *obj))
+{
+    CUstreamCaptureStatus status;
+    CUgraph graph = NULL;
+    CUuserObject uo;
+    CUresult res = cu->stream_get_capture_info((CUstream) stream, &status, NULL, &graph, NULL,
+                                               NULL);
+
+    if (CUDA_SUCCESS != res) {
+        return res;
+    }
+    res = cu->user_object_create(&uo, obj, (CUhostFn) release, 1,
+                                 CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+    if (CUDA_SUCCESS != res) {
+        return res;
+    }
+    /* the graph takes our reference */
+    return cu->graph_retain_user_object(graph, uo, 1, CU_GRAPH_USER_OBJECT_MOVE);
+}
+
 static int cuda_event_create(void **event)
 {
     return cu->event_create((CUevent *) event, CU_EVENT_DISABLE_TIMING);
@@ -146,6 +179,8 @@ static const ompi_queue_stream_backend_t queue_cuda_backend = {
     .event_record = cuda_event_record,
     .event_query = cuda_event_query,
     .event_destroy = cuda_event_destroy,
+    .capture_id = cuda_capture_id,
+    .capture_retain = cuda_capture_retain,
     .error_name = cuda_error_name,
 };
 

@@ -122,6 +122,9 @@ static const ompi_queue_stream_backend_t queue_hip_backend = {
     .event_record = hip_event_record,
     .event_query = hip_event_query,
     .event_destroy = hip_event_destroy,
+    /* not yet: a HIP stream being captured refuses enqueues */
+    .capture_id = NULL,
+    .capture_retain = NULL,
     .error_name = hip_error_name,
 };
 
