@@ -414,7 +414,8 @@ static void check_capture_replay(int peer)
     for (int l = 0; l < LAUNCHES && 0 == qt_failures; ++l) {
         for (int i = 0; i < CAPTURED_ITERS; ++i) {
             for (int j = 0; j < N; ++j) {
-                hsrc[(size_t) i * N + j] = (uint32_t) (100000 * l + 1000 * i + 10 * qt_rank + j % 7);
+                hsrc[(size_t) i * N + j]
+                    = (uint32_t) (100000 * l + 1000 * i + 10 * qt_rank + j % 7);
             }
         }
         memset(hcheck, 0xff, (size_t) CAPTURED_ITERS * N * sizeof(uint32_t));
