@@ -26,6 +26,9 @@
 #include "ompi/mca/queue/base/queue_stream.h"
 #include "ompi/mca/queue/base/queue_stream_emulated.h"
 
+/* sched_yield rounds an idle stream thread spins before it sleeps */
+#define EMU_SPIN 2000
+
 typedef enum { EMU_WRITE64, EMU_WAIT64, EMU_EVENT, EMU_MEMSET32, EMU_MEMCPY } emu_kind_t;
 
 typedef struct {
@@ -66,6 +69,7 @@ typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool stop;
+    bool sleeping;                   /**< the thread waits on cond (lock held) */
     uint64_t posted;                 /**< lock held */
     opal_atomic_uint64_t executed;   /**< by the stream's thread */
     pthread_t thread;
@@ -133,9 +137,20 @@ static void *emu_stream_main(void *arg)
     emu_op_t op;
 
     for (;;) {
+        /* a device stream needs no waking: spin a while before sleeping, so
+         * that a poster in a steady loop finds the thread awake and does
+         * not signal it (a signal is a system call) */
+        for (int spin = 0; spin < EMU_SPIN && !*(volatile bool *) &es->stop
+                           && *(volatile uint32_t *) &es->fifo.head
+                                  == *(volatile uint32_t *) &es->fifo.tail;
+             ++spin) {
+            sched_yield();
+        }
         pthread_mutex_lock(&es->lock);
         while (es->fifo.head == es->fifo.tail && !es->stop) {
+            es->sleeping = true;
             pthread_cond_wait(&es->cond, &es->lock);
+            es->sleeping = false;
         }
         if (es->stop) {
             pthread_mutex_unlock(&es->lock);
@@ -164,7 +179,9 @@ static int emu_post(void *stream, const emu_op_t *op)
         status = emu_ops_push(es->capture, op);
     } else if (OMPI_QUEUE_EMU_SUCCESS == (status = emu_ops_push(&es->fifo, op))) {
         es->posted++;
-        pthread_cond_signal(&es->cond);
+        if (es->sleeping) {
+            pthread_cond_signal(&es->cond);
+        }
     }
     pthread_mutex_unlock(&es->lock);
     return status;
@@ -298,7 +315,9 @@ int ompi_queue_emu_graph_launch(void *graph, void *stream)
             es->posted++;
         }
     }
-    pthread_cond_signal(&es->cond);
+    if (es->sleeping) {
+        pthread_cond_signal(&es->cond);
+    }
     pthread_mutex_unlock(&es->lock);
     return status;
 }
