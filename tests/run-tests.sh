@@ -11,6 +11,8 @@
 #   - the script checks tests/check_*.sh (repository and install checks),
 #   - every multi-rank test of tests/tests.list with the installed mpirun,
 #     over ob1 (shared memory; tcp where a line names ob1tcp) and over UCX,
+#     with ULFM (mpirun --with-ft ulfm) where a line names ulfm-ob1 or
+#     ulfm-ob1tcp,
 #     and, where a line names netns-ucx or netns-ob1tcp, across two "nodes"
 #     made of namespaces on this machine (tests/netns/run-netns.sh, root only),
 # and ends with the line "N passed, N failed" (exit 1 on any failure).
@@ -51,6 +53,8 @@ declare -A TRANSPORT=(
     [ob1tcp]="--mca pml ob1 --mca btl self,tcp"
     [ob1smcuda]="--mca pml ob1 --mca btl self,smcuda"
     [ucx]="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
+    [ulfm-ob1]="--with-ft ulfm --mca pml ob1 --mca btl self,sm"
+    [ulfm-ob1tcp]="--with-ft ulfm --mca pml ob1 --mca btl self,tcp"
 )
 
 GPU=no-gpu

@@ -48,6 +48,13 @@ OMPI_DECLSPEC extern bool mca_match_base_fallback;
  */
 OMPI_DECLSPEC int mca_match_base_pml_selected(void);
 
+/**
+ * Under ULFM, have Open MPI's wait and test functions ask the base whether
+ * a process failure or a revoked communicator ends a matched request
+ * (match_base_ft.c); nothing without ULFM support.  Called at framework open.
+ */
+int mca_match_base_ft_init(void);
+
 struct ompi_datatype_t;
 
 /**

@@ -122,6 +122,10 @@ static int mca_match_base_open(mca_base_open_flag_t flags)
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
+    ret = mca_match_base_ft_init();
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
     return mca_match_base_select();
 }
 

@@ -375,6 +375,26 @@ static void match_sm_cancel(mca_match_request_t *owner)
     }
 }
 
+/* The peer is gone: whatever the request waits for (a line, credit, the
+ * receiver's acknowledgement) will never come. */
+static void match_sm_abort(mca_match_request_t *owner, int err)
+{
+    mca_match_sm_half_t *req = (mca_match_sm_half_t *) owner->mr_chan;
+    bool aborted = false;
+
+    OPAL_THREAD_LOCK(&mca_match_sm_lock);
+    if (NULL != req->prev || match_sm_active == req) {
+        match_sm_list_remove(req);
+        aborted = true;
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
+    if (aborted) {
+        owner->super.req_status.MPI_ERROR = err;
+        owner->super.req_status._ucount = 0;
+        mca_match_request_channel_done(owner);
+    }
+}
+
 static void match_sm_release(mca_match_request_t *owner)
 {
     mca_match_sm_half_t *req = (mca_match_sm_half_t *) owner->mr_chan;
@@ -395,6 +415,7 @@ const mca_match_channel_ops_t mca_match_sm_channel_ops = {
     .start = match_sm_start,
     .start_owned = match_sm_start_owned,
     .cancel = match_sm_cancel,
+    .abort = match_sm_abort,
     .release = match_sm_release,
 };
 

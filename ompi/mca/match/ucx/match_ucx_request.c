@@ -557,6 +557,27 @@ static void match_ucx_cancel(mca_match_request_t *owner)
     }
 }
 
+/* The peer is gone: its grant or its data will never come, and UCX
+ * completes or fails the operations in flight on its own. */
+static void match_ucx_abort(mca_match_request_t *owner, int err)
+{
+    mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) owner->mr_chan;
+    bool aborted = false;
+
+    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
+    if (NULL != req->prev || match_ucx_active == req) {
+        match_ucx_list_remove(req);
+        match_ucx_drop_ops(req);
+        aborted = true;
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
+    if (aborted) {
+        owner->super.req_status.MPI_ERROR = err;
+        owner->super.req_status._ucount = 0;
+        mca_match_request_channel_done(owner);
+    }
+}
+
 static void match_ucx_release(mca_match_request_t *owner)
 {
     mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) owner->mr_chan;
@@ -569,6 +590,7 @@ const mca_match_channel_ops_t mca_match_ucx_channel_ops = {
     .start = match_ucx_start,
     .start_owned = match_ucx_start_owned,
     .cancel = match_ucx_cancel,
+    .abort = match_ucx_abort,
     .release = match_ucx_release,
 };
 

@@ -25,6 +25,7 @@
 #include "ompi/mca/queue/base/queue_host.h"
 #include "ompi/request/request.h"
 #include "ompi/request/request_owner.h"
+#include "ompi/runtime/params.h"
 
 /* Groups of up to two requests (a send and a receive) are held in the
  * entry: a whole entry is 32 bytes, two to a cache line, which matters when
@@ -407,6 +408,14 @@ static bool queue_all_complete(int count, ompi_request_t **requests)
 {
     for (int i = 0; i < count; ++i) {
         if (!REQUEST_COMPLETE(requests[i]) || OMPI_REQUEST_ACTIVE != requests[i]->req_state) {
+#if OPAL_ENABLE_FT_MPI
+            /* under ULFM a dead peer or a revoke completes the request in
+             * error, as it would in MPI_Wait: nobody else waits for it */
+            if (OMPI_REQUEST_ACTIVE == requests[i]->req_state
+                && ompi_request_is_failed(requests[i])) {
+                continue;
+            }
+#endif
             return false;
         }
     }

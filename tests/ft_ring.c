@@ -1,0 +1,260 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * A process dies in the middle of a ring (run under mpirun --with-ft ulfm,
+ * 4 ranks or more).  Each iteration every rank exchanges with both
+ * neighbours; at iteration KILL_AT the victim (rank 2) kills itself with
+ * SIGKILL.  The survivors must see the failure as an error, never hang or
+ * crash: the victim's neighbours get MPIX_ERR_PROC_FAILED in the status of
+ * the operation with the victim, and every survivor, once it sees an error,
+ * revokes MPI_COMM_WORLD, so that the others' waits end with
+ * MPIX_ERR_REVOKED (or MPIX_ERR_PROC_FAILED).  The survivors then free what
+ * they hold, shrink MPI_COMM_WORLD and run a new ring of the same kind on
+ * the survivors, checking every value received; the verdict is agreed on
+ * the shrunk communicator.
+ *
+ * argv[1], the kind of ring:
+ *   plain   MPI_Startall / MPI_Waitall on persistent requests (control)
+ *   matched the same requests matched once (MPI_Matchall), MPI_Startall /
+ *           MPI_Waitall
+ *   queue   matched requests on a default queue: MPI_Enqueue_startall /
+ *           MPI_Enqueue_waitall, MPI_Queue_fence each iteration
+ */
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mpi.h>
+#include <mpi-ext.h>
+
+#include "common/qtest.h"
+
+#define N       256
+#define ITERS   20
+#define KILL_AT 5
+#define VICTIM  2
+
+enum { KIND_PLAIN, KIND_MATCHED, KIND_QUEUE };
+
+typedef struct {
+    int kind;
+    MPI_Comm comm;
+    int rank, size, left, right;
+    MPI_Request reqs[4];
+    MPI_Status statuses[4];
+    MPI_Queue queue;
+    int sl[N], sr[N], rl[N], rr[N];
+} ring_t;
+
+static int value(int rank, int iter, int side, int i)
+{
+    return rank * 100000 + iter * 100 + side * 50 + (i % 50);
+}
+
+static int error_class(int rc)
+{
+    int cls = rc;
+    if (MPI_SUCCESS != rc) {
+        MPI_Error_class(rc, &cls);
+    }
+    return cls;
+}
+
+static void ring_setup(ring_t *r, int kind, MPI_Comm comm)
+{
+    r->kind = kind;
+    r->comm = comm;
+    MPI_Comm_rank(comm, &r->rank);
+    MPI_Comm_size(comm, &r->size);
+    r->left = (r->rank - 1 + r->size) % r->size;
+    r->right = (r->rank + 1) % r->size;
+    QT_OK(MPI_Recv_init(r->rl, N, MPI_INT, r->left, 7, comm, &r->reqs[0]));
+    QT_OK(MPI_Recv_init(r->rr, N, MPI_INT, r->right, 8, comm, &r->reqs[1]));
+    QT_OK(MPI_Send_init(r->sl, N, MPI_INT, r->left, 8, comm, &r->reqs[2]));
+    QT_OK(MPI_Send_init(r->sr, N, MPI_INT, r->right, 7, comm, &r->reqs[3]));
+    if (KIND_PLAIN != kind) {
+        QT_STEP("MPI_Matchall");
+        QT_OK(MPI_Matchall(4, r->reqs));
+    }
+    if (KIND_QUEUE == kind) {
+        QT_OK(MPI_Queue_init(&r->queue, MPI_QUEUE_TYPE_DEFAULT, NULL));
+    }
+}
+
+/* one exchange; returns the error class (MPI_ERR_IN_STATUS: see statuses) */
+static int ring_iteration(ring_t *r, int iter)
+{
+    for (int i = 0; i < N; ++i) {
+        r->sl[i] = value(r->rank, iter, 0, i);
+        r->sr[i] = value(r->rank, iter, 1, i);
+    }
+    for (int i = 0; i < 4; ++i) {
+        r->statuses[i].MPI_ERROR = MPI_SUCCESS;
+    }
+    if (KIND_QUEUE == r->kind) {
+        int rc = MPI_Enqueue_startall(&r->queue, 4, r->reqs);
+        QT_CHECK(MPI_SUCCESS == rc, "iteration %d: MPI_Enqueue_startall returned class %d", iter,
+                 error_class(rc));
+        rc = MPI_Enqueue_waitall(&r->queue, 4, r->reqs, r->statuses);
+        QT_CHECK(MPI_SUCCESS == rc, "iteration %d: MPI_Enqueue_waitall returned class %d", iter,
+                 error_class(rc));
+        return error_class(MPI_Queue_fence(&r->queue));
+    }
+    if (MPI_SUCCESS != MPI_Startall(4, r->reqs)) {
+        QT_CHECK(0, "iteration %d: MPI_Startall failed", iter);
+    }
+    return error_class(MPI_Waitall(4, r->reqs, r->statuses));
+}
+
+static void ring_check(ring_t *r, int iter)
+{
+    int bad = 0;
+    for (int i = 0; i < N; ++i) {
+        bad += r->rl[i] != value(r->left, iter, 1, i);
+        bad += r->rr[i] != value(r->right, iter, 0, i);
+    }
+    QT_CHECK(0 == bad, "iteration %d on %d ranks: %d values wrong", iter, r->size, bad);
+}
+
+static void ring_free(ring_t *r)
+{
+    for (int i = 0; i < 4; ++i) {
+        int rc;
+        if (MPI_REQUEST_NULL == r->reqs[i]) {
+            /* Open MPI's MPI_Waitall frees a request that completed in
+             * error, persistent or not, before it calls the handler */
+            continue;
+        }
+        rc = MPI_Request_free(&r->reqs[i]);
+        QT_CHECK(MPI_SUCCESS == rc, "MPI_Request_free of request %d returned class %d", i,
+                 error_class(rc));
+    }
+    if (KIND_QUEUE == r->kind) {
+        int rc = MPI_Queue_free(&r->queue);
+        QT_CHECK(MPI_SUCCESS == rc, "MPI_Queue_free returned class %d", error_class(rc));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    ring_t first, second;
+    int kind, failed_at = -1, cls = MPI_SUCCESS, total = 0;
+    MPI_Comm shrunk;
+    MPI_Group world_group, shrunk_group;
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: ft_ring plain|matched|queue\n");
+        return 2;
+    }
+    kind = 0 == strcmp(argv[1], "plain") ? KIND_PLAIN
+           : 0 == strcmp(argv[1], "matched") ? KIND_MATCHED
+                                              : KIND_QUEUE;
+    qt_init(&argc, &argv);
+    QT_STEP("set-up of the first ring");
+    ring_setup(&first, kind, MPI_COMM_WORLD);
+    if (first.size < 4) {
+        printf("SKIP: needs 4 ranks\n");
+        MPI_Finalize();
+        return 0;
+    }
+
+    QT_STEP("first ring, until the failure shows");
+    for (int iter = 0; iter < ITERS; ++iter) {
+        if (KILL_AT == iter && VICTIM == first.rank) {
+            raise(SIGKILL);
+        }
+        cls = ring_iteration(&first, iter);
+        if (MPI_SUCCESS != cls) {
+            failed_at = iter;
+            break;
+        }
+        ring_check(&first, iter);
+    }
+    QT_CHECK(KILL_AT == failed_at || KILL_AT + 1 == failed_at,
+             "the failure showed at iteration %d (the victim died at %d)", failed_at, KILL_AT);
+    if (MPI_ERR_IN_STATUS == cls) {
+        /* find the class of the operations that failed */
+        for (int i = 0; i < 4; ++i) {
+            if (MPI_SUCCESS != first.statuses[i].MPI_ERROR
+                && MPI_ERR_PENDING != first.statuses[i].MPI_ERROR) {
+                cls = error_class(first.statuses[i].MPI_ERROR);
+                break;
+            }
+        }
+    }
+    QT_CHECK(MPIX_ERR_PROC_FAILED == cls || MPIX_ERR_REVOKED == cls,
+             "the failure's error class is %d (want MPIX_ERR_PROC_FAILED %d or MPIX_ERR_REVOKED %d)",
+             cls, MPIX_ERR_PROC_FAILED, MPIX_ERR_REVOKED);
+    if (KIND_QUEUE == kind && (VICTIM == first.left || VICTIM == first.right)) {
+        /* the victim's neighbours: the status of an operation with it says so */
+        int seen = 0;
+        for (int i = 0; i < 4; ++i) {
+            seen += MPIX_ERR_PROC_FAILED == error_class(first.statuses[i].MPI_ERROR);
+        }
+        QT_CHECK(0 < seen, "no status of the enqueued wait has MPIX_ERR_PROC_FAILED");
+    }
+
+    QT_STEP("MPIX_Comm_revoke");
+    QT_OK(MPIX_Comm_revoke(MPI_COMM_WORLD));
+    QT_STEP("MPI_Waitall of what the failure left pending, on the revoked communicator");
+    {
+        /* operations with live peers that did not complete end with the
+         * revoke; the call must return, whatever it reports */
+        int rc = MPI_Waitall(4, first.reqs, first.statuses);
+        cls = error_class(rc);
+        QT_CHECK(MPI_SUCCESS == cls || MPI_ERR_IN_STATUS == cls || MPIX_ERR_REVOKED == cls
+                     || MPIX_ERR_PROC_FAILED == cls,
+                 "MPI_Waitall after the revoke returned class %d", cls);
+    }
+    QT_STEP("free of the first ring's requests and queue");
+    ring_free(&first);
+    QT_STEP("MPIX_Comm_shrink");
+    QT_OK(MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk));
+    MPI_Comm_set_errhandler(shrunk, MPI_ERRORS_RETURN);
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    MPI_Comm_group(shrunk, &shrunk_group);
+    {
+        int n;
+        MPI_Group_size(shrunk_group, &n);
+        QT_CHECK(first.size - 1 == n, "the shrunk communicator has %d ranks, want %d", n,
+                 first.size - 1);
+    }
+    MPI_Group_free(&world_group);
+    MPI_Group_free(&shrunk_group);
+
+    QT_STEP("set-up of the ring of the survivors");
+    ring_setup(&second, kind, shrunk);
+    QT_STEP("ring of the survivors");
+    for (int iter = 0; iter < ITERS; ++iter) {
+        cls = ring_iteration(&second, iter);
+        QT_CHECK(MPI_SUCCESS == cls, "survivors' iteration %d: class %d", iter, cls);
+        if (MPI_SUCCESS != cls) {
+            break;
+        }
+        ring_check(&second, iter);
+    }
+    QT_STEP("free of the survivors' ring");
+    ring_free(&second);
+
+    QT_STEP("verdict on the shrunk communicator");
+    QT_OK(MPI_Allreduce(&qt_failures, &total, 1, MPI_INT, MPI_SUM, shrunk));
+    MPI_Comm_free(&shrunk);
+    QT_STEP("MPI_Finalize");
+    MPI_Finalize();
+    if (0 == qt_rank) {
+        printf("%s: %d failure(s)\n", 0 == total + qt_failures ? "OK" : "FAILED",
+               total + qt_failures);
+    }
+    return 0 == total + qt_failures ? 0 : 1;
+}
