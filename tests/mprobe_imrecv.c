@@ -16,7 +16,7 @@
  * above the eager limits, many rounds, so that requests are reused.  Each
  * rank sends to the next (to itself with one rank).  Stock 5.0.7 pml/ucx
  * gave its MPI_Imrecv request no communicator, and the array calls read
- * its instance through it (patch 0024).
+ * its instance through it (patch 0025).
  */
 
 #include "common/qtest.h"

@@ -17,7 +17,7 @@
  * nonblocking barrier of each session, a receive of one and a barrier of
  * the other, a receive of the world and a barrier of a session.  Requests
  * of one session together are accepted.  Stock 5.0.7 compared only the
- * point-to-point requests' sessions (patch 0026).
+ * point-to-point requests' sessions (patch 0027).
  */
 
 #include "common/qtest.h"

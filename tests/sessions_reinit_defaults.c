@@ -16,7 +16,7 @@
  * for the world's process set and checks its size.  Nothing of the fork is
  * used.  Stock 5.0.7 kept a pointer to the string the MCA variable system
  * freed at the last finalize, and the next pml/ucx selection read it
- * (patch 0025).
+ * (patch 0026).
  */
 
 #include "common/qtest.h"
