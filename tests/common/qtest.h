@@ -95,6 +95,40 @@ static inline void qt_arm_watchdog(void)
     alarm(seconds > 0 ? (unsigned) seconds : 60);
 }
 
+static struct sigaction qt_prev_segv;
+
+static inline void qt_crash(int sig, siginfo_t *info, void *ctx)
+{
+    char buf[256];
+    int len = snprintf(buf, sizeof(buf), "[rank %d] CRASH: signal %d in step \"%s\"\n", qt_rank,
+                       sig, qt_step);
+
+    if (len > 0) {
+        (void) write(STDERR_FILENO, buf, (size_t) len);
+    }
+    if ((qt_prev_segv.sa_flags & SA_SIGINFO) && NULL != qt_prev_segv.sa_sigaction) {
+        qt_prev_segv.sa_sigaction(sig, info, ctx);
+    } else if (SIG_DFL != qt_prev_segv.sa_handler && SIG_IGN != qt_prev_segv.sa_handler) {
+        qt_prev_segv.sa_handler(sig);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* A segmentation fault names the step, then goes on to the handler that
+ * was there before (UCX's prints a backtrace).  Call it after the MPI
+ * library installed its own. */
+static inline void qt_name_crashes(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = qt_crash;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &qt_prev_segv);
+}
+
 static inline void qt_init_thread(int *argc, char ***argv, int required, int *provided)
 {
     qt_arm_watchdog();
