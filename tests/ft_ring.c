@@ -27,6 +27,10 @@
  *           MPI_Waitall
  *   queue   matched requests on a default queue: MPI_Enqueue_startall /
  *           MPI_Enqueue_waitall, MPI_Queue_fence each iteration
+ *   exec    each direction an MPIX_Sendrecv_def token run by MPIX_Iexecute,
+ *           MPI_Waitall on the two execution requests
+ *   stream  the same two tokens enqueued on an MPIX stream, MPIX_Stream_sync
+ *           each iteration
  */
 
 #include <signal.h>
@@ -45,15 +49,17 @@
 #define KILL_AT 5
 #define VICTIM  2
 
-enum { KIND_PLAIN, KIND_MATCHED, KIND_QUEUE };
+enum { KIND_PLAIN, KIND_MATCHED, KIND_QUEUE, KIND_EXEC, KIND_STREAM };
 
 typedef struct {
     int kind;
     MPI_Comm comm;
     int rank, size, left, right;
+    int nreqs;
     MPI_Request reqs[4];
     MPI_Status statuses[4];
     MPI_Queue queue;
+    MPIX_Stream stream;
     int sl[N], sr[N], rl[N], rr[N];
 } ring_t;
 
@@ -79,6 +85,15 @@ static void ring_setup(ring_t *r, int kind, MPI_Comm comm)
     MPI_Comm_size(comm, &r->size);
     r->left = (r->rank - 1 + r->size) % r->size;
     r->right = (r->rank + 1) % r->size;
+    if (KIND_EXEC == kind || KIND_STREAM == kind) {
+        r->nreqs = 0;
+        if (KIND_STREAM == kind) {
+            QT_OK(MPIX_Stream_create(MPI_SESSION_NULL, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL,
+                                     &r->stream));
+        }
+        return;
+    }
+    r->nreqs = 4;
     QT_OK(MPI_Recv_init(r->rl, N, MPI_INT, r->left, 7, comm, &r->reqs[0]));
     QT_OK(MPI_Recv_init(r->rr, N, MPI_INT, r->right, 8, comm, &r->reqs[1]));
     QT_OK(MPI_Send_init(r->sl, N, MPI_INT, r->left, 8, comm, &r->reqs[2]));
@@ -101,6 +116,27 @@ static int ring_iteration(ring_t *r, int iter)
     }
     for (int i = 0; i < 4; ++i) {
         r->statuses[i].MPI_ERROR = MPI_SUCCESS;
+    }
+    if (KIND_EXEC == r->kind || KIND_STREAM == r->kind) {
+        MPIX_Token t[2];
+        QT_OK(MPIX_Sendrecv_def(r->sr, N, MPI_INT, r->right, 7, r->rl, N, MPI_INT, r->left, 7,
+                                r->comm, MPI_STATUS_IGNORE, &t[0]));
+        QT_OK(MPIX_Sendrecv_def(r->sl, N, MPI_INT, r->left, 8, r->rr, N, MPI_INT, r->right, 8,
+                                r->comm, MPI_STATUS_IGNORE, &t[1]));
+        if (KIND_STREAM == r->kind) {
+            for (int i = 0; i < 2; ++i) {
+                int rc = MPIX_Stream_enqueue(r->stream, &t[i]);
+                QT_CHECK(MPI_SUCCESS == rc, "iteration %d: MPIX_Stream_enqueue returned class %d",
+                         iter, error_class(rc));
+            }
+            return error_class(MPIX_Stream_sync(r->stream));
+        }
+        r->nreqs = 2;
+        for (int i = 0; i < 2; ++i) {
+            QT_OK(MPIX_Iexecute(t[i], MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL, &r->reqs[i]));
+            QT_OK(MPIX_Token_free(&t[i]));
+        }
+        return error_class(MPI_Waitall(2, r->reqs, r->statuses));
     }
     if (KIND_QUEUE == r->kind) {
         int rc = MPI_Enqueue_startall(&r->queue, 4, r->reqs);
@@ -129,7 +165,11 @@ static void ring_check(ring_t *r, int iter)
 
 static void ring_free(ring_t *r)
 {
-    for (int i = 0; i < 4; ++i) {
+    if (KIND_STREAM == r->kind) {
+        int rc = MPIX_Stream_free(&r->stream);
+        QT_CHECK(MPI_SUCCESS == rc, "MPIX_Stream_free returned class %d", error_class(rc));
+    }
+    for (int i = 0; i < r->nreqs && KIND_EXEC != r->kind; ++i) {
         int rc;
         if (MPI_REQUEST_NULL == r->reqs[i]) {
             /* Open MPI's MPI_Waitall frees a request that completed in
@@ -154,11 +194,13 @@ int main(int argc, char **argv)
     MPI_Group world_group, shrunk_group;
 
     if (argc < 2) {
-        fprintf(stderr, "usage: ft_ring plain|matched|queue\n");
+        fprintf(stderr, "usage: ft_ring plain|matched|queue|exec|stream\n");
         return 2;
     }
-    kind = 0 == strcmp(argv[1], "plain") ? KIND_PLAIN
+    kind = 0 == strcmp(argv[1], "plain")     ? KIND_PLAIN
            : 0 == strcmp(argv[1], "matched") ? KIND_MATCHED
+           : 0 == strcmp(argv[1], "exec")    ? KIND_EXEC
+           : 0 == strcmp(argv[1], "stream")  ? KIND_STREAM
                                               : KIND_QUEUE;
     qt_init(&argc, &argv);
     QT_STEP("set-up of the first ring");
@@ -185,7 +227,7 @@ int main(int argc, char **argv)
              "the failure showed at iteration %d (the victim died at %d)", failed_at, KILL_AT);
     if (MPI_ERR_IN_STATUS == cls) {
         /* find the class of the operations that failed */
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; i < first.nreqs; ++i) {
             if (MPI_SUCCESS != first.statuses[i].MPI_ERROR
                 && MPI_ERR_PENDING != first.statuses[i].MPI_ERROR) {
                 cls = error_class(first.statuses[i].MPI_ERROR);
@@ -211,7 +253,7 @@ int main(int argc, char **argv)
     {
         /* operations with live peers that did not complete end with the
          * revoke; the call must return, whatever it reports */
-        int rc = MPI_Waitall(4, first.reqs, first.statuses);
+        int rc = MPI_Waitall(first.nreqs, first.reqs, first.statuses);
         cls = error_class(rc);
         QT_CHECK(MPI_SUCCESS == cls || MPI_ERR_IN_STATUS == cls || MPIX_ERR_REVOKED == cls
                      || MPIX_ERR_PROC_FAILED == cls,

@@ -309,7 +309,7 @@ static inline void exec_node_done(graphs_engine_t *exec, int32_t idx, int rc)
 static inline bool exec_reqs_complete(ompi_request_t *const *reqs, int nreqs)
 {
     for (int r = 0; r < nreqs; ++r) {
-        if (!REQUEST_COMPLETE(reqs[r])) {
+        if (!graphs_engine_req_done(reqs[r])) {
             return false;
         }
     }

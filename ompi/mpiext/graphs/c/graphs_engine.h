@@ -34,8 +34,24 @@
 #include "opal/mca/threads/mutex.h"
 #include "opal/mca/threads/thread_usage.h"
 #include "ompi/request/request.h"
+#include "ompi/runtime/params.h"
 
 BEGIN_C_DECLS
+
+/** Whether an internal request of a node is done: complete, or, under ULFM,
+ * ended in error by a dead peer or a revoked communicator (nobody else
+ * waits for it, so nobody else would ask). */
+static inline bool graphs_engine_req_done(ompi_request_t *req)
+{
+    if (OPAL_LIKELY(REQUEST_COMPLETE(req))) {
+        return true;
+    }
+#if OPAL_ENABLE_FT_MPI
+    return ompi_request_is_failed(req);
+#else
+    return false;
+#endif
+}
 
 /** Internal requests one node may wait for (a sendrecv has two). */
 #define GRAPHS_ENGINE_NODE_REQS 2

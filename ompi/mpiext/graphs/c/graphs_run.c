@@ -608,7 +608,7 @@ static bool line_advance(graphs_child_t *c, int *events)
 
             if (0 < line->nreqs) {
                 for (int q = 0; q < line->nreqs; ++q) {
-                    if (!REQUEST_COMPLETE(line->reqs[q])) {
+                    if (!graphs_engine_req_done(line->reqs[q])) {
                         return false;
                     }
                 }
