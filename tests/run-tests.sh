@@ -10,8 +10,9 @@
 # The test command: builds the fork if needed, then runs
 #   - the script checks tests/check_*.sh (repository and install checks),
 #   - every multi-rank test of tests/tests.list with the installed mpirun,
-#     over ob1 (shared memory; tcp where a line names ob1tcp) and over UCX,
-#     with ULFM (mpirun --with-ft ulfm) where a line names ulfm-ob1 or
+#     over ob1 (shared memory; tcp where a line names ob1tcp), over UCX,
+#     where a line names cm over pml cm (mtl ofi, libfabric's tcp provider),
+#     and with ULFM (mpirun --with-ft ulfm) where a line names ulfm-ob1 or
 #     ulfm-ob1tcp,
 #     and, where a line names netns-ucx or netns-ob1tcp, across two "nodes"
 #     made of namespaces on this machine (tests/netns/run-netns.sh, root only),
@@ -24,6 +25,7 @@
 # Usage: tests/run-tests.sh [NAME-FILTER [CASE-FILTER]]
 #   NAME-FILTER: a substring of the test names to run ("" for all);
 #   CASE-FILTER: a substring of the case line, e.g. "ucx," (the UCX PML),
+#   "cm," (pml cm),
 #   "chan-ucx" (the ucx match channel), "4 ranks"
 # Environment: OMPI_QUEUE_NO_BUILD=1 skips the build step; QTEST_VERBOSE=1
 # prints every step of every rank.
@@ -53,6 +55,7 @@ declare -A TRANSPORT=(
     [ob1tcp]="--mca pml ob1 --mca btl self,tcp"
     [ob1smcuda]="--mca pml ob1 --mca btl self,smcuda"
     [ucx]="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
+    [cm]="--mca pml cm --mca mtl ofi --mca opal_common_ofi_provider_include tcp"
     [ulfm-ob1]="--with-ft ulfm --mca pml ob1 --mca btl self,sm"
     [ulfm-ob1tcp]="--with-ft ulfm --mca pml ob1 --mca btl self,tcp"
 )

@@ -37,8 +37,8 @@ int MPI_Imatch(MPI_Request *tomatch, MPI_Request *matchrequest)
     if (NULL == tomatch || NULL == matchrequest) {
         return mca_match_base_error(NULL, MPI_ERR_REQUEST, FUNC_NAME, "a NULL pointer argument");
     }
-    if (OMPI_SUCCESS != mca_match_check_all(1, tomatch, &bad, &reason)) {
-        return mca_match_base_error(*tomatch, MPI_ERR_REQUEST, FUNC_NAME, reason);
+    if (MPI_SUCCESS != (ret = mca_match_check_all(1, tomatch, &bad, &reason))) {
+        return mca_match_base_error(*tomatch, ret, FUNC_NAME, reason);
     }
     if (NULL == mca_match_base_selected_module) {
         return mca_match_base_error(*tomatch, MPI_ERR_UNSUPPORTED_OPERATION, FUNC_NAME,

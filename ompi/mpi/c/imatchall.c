@@ -38,8 +38,8 @@ int MPI_Imatchall(int count, MPI_Request array_of_requests[], MPI_Request *reque
         return mca_match_base_error(NULL, MPI_ERR_ARG, FUNC_NAME,
                                     "count is negative or an array or pointer is NULL");
     }
-    if (OMPI_SUCCESS != mca_match_check_all(count, array_of_requests, &bad, &reason)) {
-        return mca_match_base_error(array_of_requests[bad], MPI_ERR_REQUEST, FUNC_NAME, reason);
+    if (MPI_SUCCESS != (ret = mca_match_check_all(count, array_of_requests, &bad, &reason))) {
+        return mca_match_base_error(array_of_requests[bad], ret, FUNC_NAME, reason);
     }
     if (NULL == mca_match_base_selected_module) {
         return mca_match_base_error(0 < count ? array_of_requests[0] : NULL,

@@ -40,8 +40,8 @@ int MPI_Match(MPI_Request *request)
     if (NULL == request) {
         return mca_match_base_error(NULL, MPI_ERR_REQUEST, FUNC_NAME, "request is a NULL pointer");
     }
-    if (OMPI_SUCCESS != mca_match_check_all(1, request, &bad, &reason)) {
-        return mca_match_base_error(*request, MPI_ERR_REQUEST, FUNC_NAME, reason);
+    if (MPI_SUCCESS != (ret = mca_match_check_all(1, request, &bad, &reason))) {
+        return mca_match_base_error(*request, ret, FUNC_NAME, reason);
     }
     if (NULL == mca_match_base_selected_module) {
         return mca_match_base_error(*request, MPI_ERR_UNSUPPORTED_OPERATION, FUNC_NAME,

@@ -39,8 +39,8 @@ int MPI_Matchall(int count, MPI_Request array_of_requests[])
         return mca_match_base_error(NULL, MPI_ERR_ARG, FUNC_NAME,
                                     "count is negative or the array is NULL");
     }
-    if (OMPI_SUCCESS != mca_match_check_all(count, array_of_requests, &bad, &reason)) {
-        return mca_match_base_error(array_of_requests[bad], MPI_ERR_REQUEST, FUNC_NAME, reason);
+    if (MPI_SUCCESS != (ret = mca_match_check_all(count, array_of_requests, &bad, &reason))) {
+        return mca_match_base_error(array_of_requests[bad], ret, FUNC_NAME, reason);
     }
     if (0 == count) {
         return MPI_SUCCESS;

@@ -16,11 +16,13 @@
  * The accessor is chosen once, when the PML is selected.
  *
  * This file holds the choice and the accessor of PMLs whose requests are
- * mca_pml_base_request_t (ob1); match_base_describe_ucx.c reads pml/ucx's.
+ * mca_pml_base_request_t (ob1); match_base_describe_ucx.c reads pml/ucx's,
+ * match_base_describe_cm.c pml/cm's.
  */
 
 #include "ompi_config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "opal/util/output.h"
@@ -32,7 +34,23 @@
 #include "ompi/mca/pml/base/pml_base_sendreq.h"
 #include "ompi/mca/pml/pml.h"
 
+/* the PMLs with an accessor, for the refusal's advice */
+#if OMPI_MATCH_BASE_HAVE_UCX
+#define MATCH_BASE_DESCRIBED_PMLS "ob1, ucx or cm"
+#else
+#define MATCH_BASE_DESCRIBED_PMLS "ob1 or cm"
+#endif
+
+/* matching is set up (and the accessor chosen) only when the PML is
+ * selected and a match component is available */
+#define MATCH_BASE_NO_COMPONENT "no match component is available"
+
 static mca_match_base_describe_fn_t match_base_describe_fn = NULL;
+
+/* what MPI_Match says when the accessor is missing: every point-to-point
+ * request is then refused, however it was created, so the reason is about
+ * the PML and what to run instead, not about the request */
+static char match_base_describe_refusal[192] = MATCH_BASE_NO_COMPONENT;
 
 /* ob1: the arguments are in the request's mca_pml_base_request_t (a
  * buffered send's staging buffer goes to the send request's own req_addr,
@@ -69,10 +87,13 @@ int mca_match_base_describe_init(void)
 
     if (0 == strcmp(pml, "ob1")) {
         match_base_describe_fn = match_base_describe_pml_base;
-    } else {
-        match_base_describe_fn = mca_match_base_describe_ucx_fn(pml);
+    } else if (NULL == (match_base_describe_fn = mca_match_base_describe_ucx_fn(pml))) {
+        match_base_describe_fn = mca_match_base_describe_cm_fn(pml);
     }
     if (NULL == match_base_describe_fn) {
+        (void) snprintf(match_base_describe_refusal, sizeof(match_base_describe_refusal),
+                        "pml %s cannot describe its persistent requests to MPI_Match; "
+                        "run with --mca pml " MATCH_BASE_DESCRIBED_PMLS, pml);
         opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
                             "match:base: PML %s: persistent point-to-point requests cannot "
                             "be matched (no accessor for its requests)", pml);
@@ -83,6 +104,13 @@ int mca_match_base_describe_init(void)
 void mca_match_base_describe_fini(void)
 {
     match_base_describe_fn = NULL;
+    (void) snprintf(match_base_describe_refusal, sizeof(match_base_describe_refusal), "%s",
+                    MATCH_BASE_NO_COMPONENT);
+}
+
+const char *mca_match_base_describe_refusal(void)
+{
+    return (NULL == match_base_describe_fn) ? match_base_describe_refusal : NULL;
 }
 
 bool mca_match_base_describe(const ompi_request_t *request, mca_match_p2p_desc_t *desc)

@@ -330,6 +330,9 @@ int mca_match_request_check(ompi_request_t *request, const char **reason)
     case OMPI_REQUEST_COLL:
         return OMPI_SUCCESS;
     case OMPI_REQUEST_PML:
+        if (NULL != (*reason = mca_match_base_describe_refusal())) {
+            return OMPI_ERR_NOT_SUPPORTED;
+        }
         if (!mca_match_base_describe(request, &desc)) {
             *reason = "not a persistent point-to-point request of MPI_Send_init, MPI_Bsend_init, "
                       "MPI_Ssend_init, MPI_Rsend_init or MPI_Recv_init";
@@ -590,14 +593,15 @@ int mca_match_check_all(int count, ompi_request_t **requests, int *bad, const ch
         int ret = mca_match_request_check(requests[i], reason);
         if (OMPI_SUCCESS != ret) {
             *bad = i;
-            return ret;
+            return (OMPI_ERR_NOT_SUPPORTED == ret) ? MPI_ERR_UNSUPPORTED_OPERATION
+                                                   : MPI_ERR_REQUEST;
         }
     }
     if (0 <= (*bad = mca_match_base_find_duplicate(count, requests))) {
         *reason = "the same request appears twice";
-        return OMPI_ERR_REQUEST;
+        return MPI_ERR_REQUEST;
     }
-    return OMPI_SUCCESS;
+    return MPI_SUCCESS;
 }
 
 int mca_match_base_error(ompi_request_t *request, int err, const char *func, const char *reason)

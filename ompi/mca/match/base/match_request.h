@@ -188,7 +188,10 @@ static inline void mca_match_request_channel_cancelled(mca_match_request_t *req)
  * Check that a request may be matched.
  *
  * @param[out] reason  why not, for the error message
- * @retval OMPI_SUCCESS or OMPI_ERR_REQUEST
+ * @retval OMPI_SUCCESS
+ * @retval OMPI_ERR_REQUEST        the program's error
+ * @retval OMPI_ERR_NOT_SUPPORTED  a point-to-point request, but the PML
+ *                                 cannot describe its requests
  */
 OMPI_DECLSPEC int mca_match_request_check(ompi_request_t *request, const char **reason);
 
@@ -246,9 +249,21 @@ typedef bool (*mca_match_base_describe_fn_t)(const ompi_request_t *request,
 /** pml/ucx's accessor when pml is "ucx" and UCX was found, else NULL. */
 mca_match_base_describe_fn_t mca_match_base_describe_ucx_fn(const char *pml);
 
+/** pml/cm's accessor when pml is "cm", else NULL. */
+mca_match_base_describe_fn_t mca_match_base_describe_cm_fn(const char *pml);
+
 /** Choose the accessor of the selected PML (once it is selected), and forget it. */
 OMPI_DECLSPEC int mca_match_base_describe_init(void);
 OMPI_DECLSPEC void mca_match_base_describe_fini(void);
+
+/**
+ * Why no persistent point-to-point request can be matched at all: the
+ * selected PML has no accessor (the reason names it and the PMLs that
+ * have one), or no match component is available.
+ *
+ * @return the reason, or NULL when the PML's requests can be described
+ */
+OMPI_DECLSPEC const char *mca_match_base_describe_refusal(void);
 
 /**
  * Raise a matching error on the best error handler: the request's
@@ -262,7 +277,15 @@ OMPI_DECLSPEC int mca_match_base_error(ompi_request_t *request, int err, const c
  * an array, or -1. */
 OMPI_DECLSPEC int mca_match_base_find_duplicate(int count, ompi_request_t *const *requests);
 
-/** Check every request of an array; on error, *bad is the index. */
+/**
+ * Check every request of an array.
+ *
+ * @param[out] bad     on error, the index of the request refused
+ * @param[out] reason  on error, why, for the error message
+ * @return MPI_SUCCESS, or the MPI error class to raise: MPI_ERR_REQUEST,
+ *         or MPI_ERR_UNSUPPORTED_OPERATION where no request could be
+ *         matched with this PML
+ */
 OMPI_DECLSPEC int mca_match_check_all(int count, ompi_request_t **requests, int *bad,
                                       const char **reason);
 
