@@ -32,7 +32,7 @@ int graphs_component_init(void)
     char buf[MPI_MAX_ERROR_STRING];
     int cls = ompi_mpi_errclass_add();
 
-    if (0 > cls || OMPI_SUCCESS != graphs_vars_init()) {
+    if (0 > cls || OMPI_SUCCESS != graphs_vars_init() || OMPI_SUCCESS != graphs_request_ft_init()) {
         return OMPI_ERROR;
     }
     graphs_request_done_init();

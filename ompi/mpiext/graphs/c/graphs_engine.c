@@ -389,6 +389,28 @@ void graphs_engine_cancel_reqs(ompi_request_t *const *reqs, int nreqs)
     }
 }
 
+void graphs_engine_ft_check(graphs_engine_t *exec)
+{
+#if OPAL_ENABLE_FT_MPI
+    OPAL_THREAD_LOCK(&exec->lock);
+    for (int32_t i = exec->lo; i < exec->nnodes; ++i) {
+        graphs_engine_node_t *node = &exec->nodes[i];
+        if (GRAPHS_ENGINE_RUNNING != node->state || NULL != node->worker) {
+            continue;
+        }
+        for (int r = 0; r < node->nreqs; ++r) {
+            (void) graphs_engine_req_done(node->reqs[r]);
+        }
+    }
+    OPAL_THREAD_UNLOCK(&exec->lock);
+    /* a request that ended completed without its completion callback's
+     * poke when it had an owner's callback: sweep once */
+    graphs_engine_poke();
+#else
+    (void) exec;
+#endif
+}
+
 int graphs_engine_step(graphs_engine_t *exec, bool may_block)
 {
     int events = 0, progress;

@@ -324,6 +324,15 @@ void graphs_engine_unpoll(void);
  */
 void graphs_engine_cancel_reqs(ompi_request_t *const *reqs, int nreqs);
 
+/**
+ * Under ULFM (a waiter asks whether a failure ends the execution): ask each
+ * pending internal request of the running nodes whether a dead peer or a
+ * revoked communicator ends it.  One that ends completes in error, and the
+ * progress callback then finishes its node as any other.  Any thread, no
+ * lock held; nothing without ULFM support.
+ */
+void graphs_engine_ft_check(graphs_engine_t *exec);
+
 /** Drive one execution from a blocking call: opal_progress once, then advance it (may_block). */
 void graphs_engine_drive(graphs_engine_t *exec);
 

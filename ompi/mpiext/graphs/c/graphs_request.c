@@ -68,6 +68,31 @@ static void graphs_request_destruct(graphs_request_t *req)
 OBJ_CLASS_INSTANCE(graphs_request_t, ompi_request_t, graphs_request_construct,
                    graphs_request_destruct);
 
+#if OPAL_ENABLE_FT_MPI
+/* MPI_Wait and friends ask, under ULFM, whether a failure ends the
+ * execution: nothing else asks its internal requests, whose peer may be
+ * dead.  The execution then completes through progress, which the waiter
+ * runs next. */
+static bool graphs_request_ft_check(ompi_request_t *request)
+{
+    graphs_request_t *req = (graphs_request_t *) request;
+
+    if (!REQUEST_COMPLETE(request) && GRAPHS_REQ_EXEC == req->kind) {
+        graphs_engine_ft_check(&req->exec);
+    }
+    return false;
+}
+#endif
+
+int graphs_request_ft_init(void)
+{
+#if OPAL_ENABLE_FT_MPI
+    return ompi_request_ft_check_register(OBJ_CLASS(graphs_request_t), graphs_request_ft_check);
+#else
+    return OMPI_SUCCESS;
+#endif
+}
+
 /*
  * The request MPIX_Iexecute returns for a token that is one operation and
  * completed in the call without error and without a status to report (as

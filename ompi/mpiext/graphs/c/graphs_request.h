@@ -74,6 +74,10 @@ void graphs_request_destroy(graphs_request_t *req);
 /** The shared completed request of MPIX_Iexecute's fast path (component
  * init and fini). */
 void graphs_request_done_init(void);
+
+/** Under ULFM, have waits ask the execution's operations whether a failure
+ * ends them (ompi_request_ft_check_register); at extension init. */
+int graphs_request_ft_init(void);
 void graphs_request_done_fini(void);
 
 /** Release the execution requests kept for reuse (finalization). */
