@@ -234,18 +234,28 @@ kind("count", "int", count=True,
      checks=lambda p, r: [Check("MPI_ERR_COUNT", "0 > %s" % p.name, stage=1)], vb=vb_count)
 
 
-def dtype_checks(is_recv, null):
-    """a datatype for its count (the parameter before it) of elements"""
+def dtype_checks(is_recv, null, user_buf=False):
+    """a datatype for its count (the parameter before it) of elements;
+    user_buf: then the buffer before the count, as MPI_Send checks it (not
+    when a graph variable gives it)"""
     def checks(p, r):
-        out = [Check(expr="graphs_check_buf(%s, %s, %s)" % (p.name, r.before(p).name, is_recv))]
+        count = r.before(p)
+        out = [Check(expr="graphs_check_buf(%s, %s, %s)" % (p.name, count.name, is_recv))]
         if null:
             out.insert(0, Check("MPI_ERR_TYPE", "graphs_type_null(%s)" % p.name, stage=2))
+        if user_buf:
+            buf = r.before(count)
+            out.append(Check("MPI_ERR_BUFFER", "graphs_buf_null(%s, %s, %s)" % (
+                buf.name, p.name, count.name),
+                guard="NULL == vb || !graphs_vb_has(vb, GRAPHS_TOFF(%s))" % buf.field))
         return out
     return checks
 
 
-kind("send_type", "MPI_Datatype", checks=dtype_checks("false", True), vb=vb_handle(1, "MPI_BYTE"))
-kind("recv_type", "MPI_Datatype", checks=dtype_checks("true", True), vb=vb_handle(1, "MPI_BYTE"))
+kind("send_type", "MPI_Datatype", checks=dtype_checks("false", True, True),
+     vb=vb_handle(1, "MPI_BYTE"))
+kind("recv_type", "MPI_Datatype", checks=dtype_checks("true", True, True),
+     vb=vb_handle(1, "MPI_BYTE"))
 kind("tag", "int", vb=vb_int("GRAPHS_VR_TAG", 0),
      checks=lambda p, r: [Check("MPI_ERR_TAG", "graphs_tag_invalid(%s, false)" % p.name, stage=3)])
 kind("recv_tag", "int", vb=vb_int("GRAPHS_VR_TAG", 0),

@@ -44,7 +44,9 @@ int MPI_Queue_free(MPI_Queue *queue)
     if (NULL != (*queue)->q_module->queue_busy && (*queue)->q_module->queue_busy(*queue)) {
         return OMPI_ERRHANDLER_NOHANDLE_INVOKE(MPI_ERR_PENDING,
                                                "MPI_Queue_free: the queue has enqueued operations "
-                                               "that have not completed (call MPI_Queue_fence)");
+                                               "that have not completed, or requests started "
+                                               "through it whose waits were not enqueued "
+                                               "(enqueue their waits, then MPI_Queue_fence)");
     }
     /* an operation that failed since the last fence is reported here too;
      * the queue is empty, so this fence does not block */

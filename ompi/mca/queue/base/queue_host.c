@@ -94,6 +94,7 @@ typedef struct {
     uint64_t starts_posted, starts_run;  /**< trigger values posted / seen and run */
     uint64_t waits_posted, waits_done;   /**< done values posted / written */
     queue_claim_t *spare_claims;    /**< records of holds given back, for the next */
+    int32_t held;                   /**< requests held (started, not waited for) */
 } queue_host_t;
 
 /* queues with entries: progress returns at once when there are none */
@@ -285,6 +286,7 @@ static inline void queue_release_owner(queue_host_t *host, ompi_request_t *req,
     req->req_complete_cb = NULL;
     claim->next = host->spare_claims;
     host->spare_claims = claim;
+    host->held--;
     (void) OPAL_THREAD_ADD_FETCH32(&ompi_request_owned, -1);
 }
 
@@ -355,6 +357,7 @@ static inline int queue_own(queue_host_t *host, ompi_queue_t *queue, int count,
             }
             req->req_complete_cb_data = claim;
             req->req_complete_cb = queue_owned_completed;
+            host->held++;
             (void) OPAL_THREAD_ADD_FETCH32(&ompi_request_owned, 1);
         }
         if (is_wait) {
@@ -661,6 +664,7 @@ int ompi_queue_host_create_triggered(ompi_queue_t *queue, const ompi_queue_trigg
     host->ring = NULL;
     host->cap = host->head = host->tail = 0;
     host->spare_claims = NULL;
+    host->held = 0;
     OBJ_CONSTRUCT(&host->lock, opal_mutex_t);
     host->error = MPI_SUCCESS;
     host->outside_error = MPI_SUCCESS;
@@ -945,5 +949,7 @@ void ompi_queue_host_report_error(ompi_queue_t *queue, int error)
 bool ompi_queue_host_busy(ompi_queue_t *queue)
 {
     queue_host_t *host = (queue_host_t *) queue->q_module_data;
-    return NULL != host && !queue_fifo_empty(host);
+    /* a request started through the queue whose wait was not enqueued
+     * stays the queue's: freeing the queue would strand it */
+    return NULL != host && (!queue_fifo_empty(host) || 0 < host->held);
 }

@@ -102,6 +102,16 @@ static inline int graphs_check_buf(ompi_datatype_t *dtype, MPI_Count count, bool
     return rc;
 }
 
+/** A NULL buffer for count elements of a datatype without absolute
+ * addresses: MPI_Send's and MPI_Recv's MPI_ERR_BUFFER. */
+static inline bool graphs_buf_null(const void *buf, ompi_datatype_t *dtype, MPI_Count count)
+{
+    int rc = MPI_SUCCESS;
+
+    OMPI_CHECK_USER_BUFFER(rc, buf, dtype, count);
+    return MPI_SUCCESS != rc;
+}
+
 /** The copy of MPIX_Copy_mem(_def): overlap is detected (spec 1.7).
  * @return MPI_SUCCESS, or MPI_ERR_ARG with *msg saying why */
 static inline int graphs_check_copy(void *dst, const void *src, MPI_Aint size, const char **msg)

@@ -58,6 +58,11 @@ static inline __opal_attribute_always_inline__ int graphs_send_c_def_make(const 
         if (MPI_SUCCESS != rc) {
             return graphs_comm_error(comm, rc, FUNC_NAME);
         }
+        if (NULL == vb || !graphs_vb_has(vb, GRAPHS_TOFF(a.p2p.buf))) {
+            if (graphs_buf_null(buf, datatype, count)) {
+                return graphs_comm_error(comm, MPI_ERR_BUFFER, FUNC_NAME);
+            }
+        }
         if (NULL == token) {
             return graphs_comm_error(comm, MPI_ERR_ARG, FUNC_NAME);
         }

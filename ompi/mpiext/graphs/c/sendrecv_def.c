@@ -55,6 +55,11 @@ static inline __opal_attribute_always_inline__ int graphs_sendrecv_def_make(cons
         if (MPI_SUCCESS != rc) {
             return graphs_comm_error(comm, rc, FUNC_NAME);
         }
+        if (NULL == vb || !graphs_vb_has(vb, GRAPHS_TOFF(a.sr.send.buf))) {
+            if (graphs_buf_null(sendbuf, sendtype, sendcount)) {
+                return graphs_comm_error(comm, MPI_ERR_BUFFER, FUNC_NAME);
+            }
+        }
         if (0 > recvcount) {
             return graphs_comm_error(comm, MPI_ERR_COUNT, FUNC_NAME);
         }
@@ -70,6 +75,11 @@ static inline __opal_attribute_always_inline__ int graphs_sendrecv_def_make(cons
         rc = graphs_check_buf(recvtype, recvcount, true);
         if (MPI_SUCCESS != rc) {
             return graphs_comm_error(comm, rc, FUNC_NAME);
+        }
+        if (NULL == vb || !graphs_vb_has(vb, GRAPHS_TOFF(a.sr.recv.buf))) {
+            if (graphs_buf_null(recvbuf, recvtype, recvcount)) {
+                return graphs_comm_error(comm, MPI_ERR_BUFFER, FUNC_NAME);
+            }
         }
         if (NULL == token) {
             return graphs_comm_error(comm, MPI_ERR_ARG, FUNC_NAME);
