@@ -32,22 +32,6 @@
 #include "ompi/mca/pml/cm/pml_cm_request.h"
 #include "ompi/mca/pml/cm/pml_cm_sendreq.h"
 
-/* cm replaces a send's count with the message's packed size when it
- * creates the request.  A sender never converts (the receiver does), so
- * that size is count times the datatype's size, and the count is the
- * quotient.  A datatype of size 0 moves nothing, whatever the count; its
- * count is still the convertor's: only a buffered start of a nonempty
- * message prepares the convertor again, for the buffered copy. */
-static size_t match_base_cm_send_count(const mca_pml_cm_hvy_send_request_t *sendreq)
-{
-    const ompi_datatype_t *datatype = sendreq->req_send.req_base.req_datatype;
-
-    if (0 == datatype->super.size) {
-        return sendreq->req_send.req_base.req_convertor.count;
-    }
-    return sendreq->req_count / datatype->super.size;
-}
-
 static bool match_base_describe_cm(const ompi_request_t *request, mca_match_p2p_desc_t *desc)
 {
     const mca_pml_cm_request_t *base = (const mca_pml_cm_request_t *) request;
@@ -60,7 +44,8 @@ static bool match_base_describe_cm(const ompi_request_t *request, mca_match_p2p_
         desc->is_send = true;
         desc->mode = sendreq->req_send.req_send_mode;
         desc->buf = (void *) sendreq->req_addr;
-        desc->count = match_base_cm_send_count(sendreq);
+        /* req_count is the packed size (patch 0028 keeps the program's) */
+        desc->count = sendreq->req_user_count;
         desc->peer = sendreq->req_peer;
         desc->tag = sendreq->req_tag;
         break;
