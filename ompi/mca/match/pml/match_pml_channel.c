@@ -201,6 +201,12 @@ static int match_pml_self_delete_attr(MPI_Comm comm, int keyval, void *attr, voi
         match_pml_comm_destroy(state);
     }
     OPAL_THREAD_UNLOCK(&match_pml_lock);
+    /* Open MPI never deletes MPI_COMM_WORLD's attributes at finalize, so
+     * its entry for the handshake would be lost: take it back (the delete
+     * callback finds its state destroyed already; the attribute system
+     * calls callbacks without its lock).  No attribute: nothing done. */
+    (void) ompi_attr_delete(COMM_ATTR, &ompi_mpi_comm_world.comm,
+                            ompi_mpi_comm_world.comm.c_keyhash, match_pml_keyval, false);
     return MPI_SUCCESS;
 }
 

@@ -31,6 +31,7 @@
 #include "ompi/mca/match/base/base.h"
 #include "ompi/mca/match/ucx/match_ucx.h"
 #include "ompi/proc/proc.h"
+#include "ompi/runtime/params.h"
 
 opal_mutex_t mca_match_ucx_lock = OPAL_MUTEX_STATIC_INIT;
 
@@ -385,6 +386,18 @@ static void match_ucx_report_ep(ucp_ep_h ep)
     free(text);
 }
 
+/* Under ULFM a peer may die: UCX reports it here instead of ending this
+ * process (its default for an endpoint without an error handler).  The
+ * transfers in flight to the peer fail, and the match base ends the
+ * matched requests from the communicator's view of the peer. */
+static void match_ucx_ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
+{
+    (void) arg;
+    opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ucx: endpoint %p to a peer failed: %s", (void *) ep,
+                        ucs_status_string(status));
+}
+
 /* lock held: the endpoint to a peer's worker and the key of its region */
 int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t address_len,
                         const void *rkey, size_t rkey_len, ucp_ep_h *ep, ucp_rkey_h *region_rkey)
@@ -419,6 +432,15 @@ int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t ad
         memset(&params, 0, sizeof(params));
         params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
         params.address = (const ucp_address_t *) peer->blob;
+#if OPAL_ENABLE_FT_MPI
+        if (ompi_ftmpi_enabled) {
+            params.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE
+                                 | UCP_EP_PARAM_FIELD_ERR_HANDLER;
+            params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+            params.err_handler.cb = match_ucx_ep_failed;
+            params.err_handler.arg = NULL;
+        }
+#endif
         if (UCS_OK != ucp_ep_create(match_ucx.worker, &params, &peer->ep)) {
             peer->ep = NULL;
             OBJ_RELEASE(peer);
