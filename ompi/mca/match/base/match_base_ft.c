@@ -40,8 +40,8 @@ static bool match_base_ft_check(ompi_request_t *request)
     int err;
 
     if (REQUEST_COMPLETE(request) || MCA_MATCH_STATE_MATCHED != req->mr_state) {
-        /* a pending match ends with its handshake, which the pairing
-         * module's PML requests carry */
+        /* a match still pending is not ended here: its handshake is the
+         * pairing module's own traffic (docs/fault-tolerance.md) */
         return false;
     }
     if (NULL != req->mr_inner) {
