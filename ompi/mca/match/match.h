@@ -218,13 +218,12 @@ typedef struct mca_match_channel_ops_t {
     void (*cancel)(struct mca_match_request_t *request);
     /**
      * The peer failed or the communicator was revoked (ULFM,
-     * match_base_ft.c): when the request's transfer is still under way,
-     * drop it and complete the request with req_status's MPI_ERROR set to
-     * err (mca_match_request_channel_done); leave a request whose
-     * completion is already decided.  Any thread that waits or tests, no
-     * lock held.
+     * match_base_ft.c): take back the request's transfer if it is still
+     * under way.  Returns true when it was (the base then completes the
+     * request in error), false when its completion is already decided.
+     * Any thread that waits or tests, no lock held.
      */
-    void (*abort)(struct mca_match_request_t *request, int err);
+    bool (*abort)(struct mca_match_request_t *request);
     /** Release request->mr_chan: the request is inactive and being released,
      * or its match failed after the module set it up. */
     void (*release)(struct mca_match_request_t *request);

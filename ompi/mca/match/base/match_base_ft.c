@@ -68,7 +68,12 @@ static bool match_base_ft_check(ompi_request_t *request)
                         "match:base: matched %s with peer %d on %s ends in error %d",
                         MCA_MATCH_KIND_SEND == req->mr_kind ? "send" : "receive", req->mr_peer,
                         comm->c_name, err);
-    req->mr_chan_ops->abort(req, err);
+    if (req->mr_chan_ops->abort(req)) {
+        /* the channel's completion, with the error */
+        request->req_status.MPI_ERROR = err;
+        request->req_status._ucount = 0;
+        mca_match_request_channel_done(req);
+    }
     return REQUEST_COMPLETE(request);
 }
 

@@ -377,7 +377,7 @@ static void match_sm_cancel(mca_match_request_t *owner)
 
 /* The peer is gone: whatever the request waits for (a line, credit, the
  * receiver's acknowledgement) will never come. */
-static void match_sm_abort(mca_match_request_t *owner, int err)
+static bool match_sm_abort(mca_match_request_t *owner)
 {
     mca_match_sm_half_t *req = (mca_match_sm_half_t *) owner->mr_chan;
     bool aborted = false;
@@ -388,11 +388,7 @@ static void match_sm_abort(mca_match_request_t *owner, int err)
         aborted = true;
     }
     OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
-    if (aborted) {
-        owner->super.req_status.MPI_ERROR = err;
-        owner->super.req_status._ucount = 0;
-        mca_match_request_channel_done(owner);
-    }
+    return aborted;
 }
 
 static void match_sm_release(mca_match_request_t *owner)

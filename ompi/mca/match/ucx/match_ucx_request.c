@@ -559,7 +559,7 @@ static void match_ucx_cancel(mca_match_request_t *owner)
 
 /* The peer is gone: its grant or its data will never come, and UCX
  * completes or fails the operations in flight on its own. */
-static void match_ucx_abort(mca_match_request_t *owner, int err)
+static bool match_ucx_abort(mca_match_request_t *owner)
 {
     mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) owner->mr_chan;
     bool aborted = false;
@@ -571,11 +571,7 @@ static void match_ucx_abort(mca_match_request_t *owner, int err)
         aborted = true;
     }
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
-    if (aborted) {
-        owner->super.req_status.MPI_ERROR = err;
-        owner->super.req_status._ucount = 0;
-        mca_match_request_channel_done(owner);
-    }
+    return aborted;
 }
 
 static void match_ucx_release(mca_match_request_t *owner)

@@ -216,28 +216,14 @@ static int queue_owned_completed(ompi_request_t *req)
 static inline int queue_check_one(ompi_queue_t *queue, ompi_request_t *req, bool is_wait,
                                   const char **reason)
 {
-    mca_match_request_t *mr;
     queue_claim_t *claim;
 
-    if (OPAL_UNLIKELY(NULL == req || MPI_REQUEST_NULL == req
-                      || OMPI_REQUEST_INVALID == req->req_state)) {
-        *reason = "the request is MPI_REQUEST_NULL or was freed";
+    if (OPAL_UNLIKELY(NULL != (*reason = ompi_queue_request_unusable(req, true)))) {
         return OMPI_ERR_REQUEST;
     }
     if (OPAL_UNLIKELY(!mca_match_request_is(req))) {
         /* partitioned requests carry no hold: their misuse is not detected */
-        if (OMPI_REQUEST_PART == req->req_type && req->req_persistent) {
-            return OMPI_SUCCESS;
-        }
-        *reason = req->req_persistent
-                      ? "the request is not matched (MPI_Match it first)"
-                      : "only matched persistent or partitioned requests can be enqueued";
-        return OMPI_ERR_REQUEST;
-    }
-    mr = (mca_match_request_t *) req;
-    if (OPAL_UNLIKELY(MCA_MATCH_STATE_MATCHED != mr->mr_state)) {
-        *reason = "the request's match has not completed";
-        return OMPI_ERR_REQUEST;
+        return OMPI_SUCCESS;
     }
     claim = queue_claim(req);
     if (is_wait) {

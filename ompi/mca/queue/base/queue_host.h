@@ -30,10 +30,39 @@
 
 #include "ompi_config.h"
 
+#include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/queue/base/queue_object.h"
 #include "ompi/request/request.h"
 
 BEGIN_C_DECLS
+
+/**
+ * The first checks of every enqueue, eager or captured: the request exists
+ * and is a matched request whose match completed (a persistent partitioned
+ * request passes too where partitioned is true: it carries no hold).
+ *
+ * @return NULL, or why the request cannot be enqueued
+ */
+static inline const char *ompi_queue_request_unusable(const ompi_request_t *req, bool partitioned)
+{
+    if (OPAL_UNLIKELY(NULL == req || MPI_REQUEST_NULL == req
+                      || OMPI_REQUEST_INVALID == req->req_state)) {
+        return "the request is MPI_REQUEST_NULL or was freed";
+    }
+    if (OPAL_UNLIKELY(!mca_match_request_is(req))) {
+        if (OMPI_REQUEST_PART == req->req_type && req->req_persistent) {
+            return partitioned ? NULL : "a partitioned request cannot be enqueued here";
+        }
+        return req->req_persistent ? "the request is not matched (MPI_Match it first)"
+                                   : "only matched persistent or partitioned requests can be "
+                                     "enqueued";
+    }
+    if (OPAL_UNLIKELY(MCA_MATCH_STATE_MATCHED
+                      != ((const mca_match_request_t *) req)->mr_state)) {
+        return "the request's match has not completed";
+    }
+    return NULL;
+}
 
 int ompi_queue_host_init(void);
 void ompi_queue_host_fini(void);

@@ -136,13 +136,9 @@ static int capture_check(const capture_table_t *t, bool is_wait, int count,
         ompi_request_t *req = requests[i];
 
         refusal->index = i;
-        if (NULL == req || MPI_REQUEST_NULL == req || OMPI_REQUEST_INVALID == req->req_state) {
-            refusal->reason = "the request is MPI_REQUEST_NULL or was freed";
-            return OMPI_ERR_REQUEST;
-        }
-        if (!mca_match_request_is(req)
-            || MCA_MATCH_STATE_MATCHED != ((mca_match_request_t *) req)->mr_state) {
-            refusal->reason = "only matched requests can be enqueued on a stream being captured";
+        /* partitioned requests are not captured: they would need words of
+         * their own for each partition */
+        if (NULL != (refusal->reason = ompi_queue_request_unusable(req, false))) {
             return OMPI_ERR_REQUEST;
         }
         if (is_wait) {
