@@ -296,11 +296,15 @@ int main(int argc, char **argv)
     QT_STEP("verdict on the shrunk communicator");
     QT_OK(MPI_Allreduce(&qt_failures, &total, 1, MPI_INT, MPI_SUM, shrunk));
     MPI_Comm_free(&shrunk);
-    QT_STEP("MPI_Finalize");
-    MPI_Finalize();
     if (0 == qt_rank) {
         printf("%s: %d failure(s)\n", 0 == total + qt_failures ? "OK" : "FAILED",
                total + qt_failures);
+        fflush(stdout);
     }
-    return 0 == total + qt_failures ? 0 : 1;
+    /* The survivors leave without MPI_Finalize, which mpirun --with-ft ulfm
+     * accepts: after a failure it hung now and then here (2026-11-27), in
+     * the plain control too, which uses none of the fork's API; not traced
+     * (docs/fault-tolerance.md).  Everything this test checks is done. */
+    fflush(stderr);
+    _exit(0 == total + qt_failures ? 0 : 1);
 }
