@@ -13,7 +13,7 @@
  * 4 ranks or more).  Each iteration every rank exchanges with both
  * neighbours; at iteration KILL_AT the victim (rank 2) kills itself with
  * SIGKILL.  The survivors must see the failure as an error at that
- * iteration or the next, never hang or crash: a neighbour of the victim
+ * iteration, the one before (over TCP) or the next, never hang or crash: a neighbour of the victim
  * gets MPIX_ERR_PROC_FAILED (from the wait, a status or the fence), and
  * every survivor, once it sees an error, revokes MPI_COMM_WORLD, so that
  * the others' waits end with MPIX_ERR_REVOKED (a neighbour too, when
@@ -225,7 +225,10 @@ int main(int argc, char **argv)
         }
         ring_check(&first, iter);
     }
-    QT_CHECK(KILL_AT == failed_at || KILL_AT + 1 == failed_at,
+    /* the victim's sends of its last iteration complete when they leave it;
+     * over TCP they may still be on the way when it dies, and the receives
+     * of that iteration then fail: one iteration early is right too */
+    QT_CHECK(KILL_AT - 1 <= failed_at && failed_at <= KILL_AT + 1,
              "the failure showed at iteration %d (the victim died at %d)", failed_at, KILL_AT);
     if (MPI_ERR_IN_STATUS == cls) {
         /* find the class of the operations that failed */

@@ -35,6 +35,10 @@
 #                        match/sm, not match/ucx; the ucx pairs put into the
 #                        peer's memory (no mapped shared memory); UCX's RMA
 #                        went over TCP on the veth.  Exit 1 if not.
+#   QTEST_NETNS_CHANNELS=declined  the same, except that the ucx channel must
+#                        have declined the pairs across nodes (under ULFM,
+#                        where UCX emulates its puts over TCP): they got the
+#                        pml channel, none got match/ucx.
 #   QTEST_TIMEOUT        the test's own watchdog; mpirun gets 30 s more.
 # Prints "SKIP: <reason>" and exits 0 where it cannot run (not root, no
 # iproute2 or unshare, network namespaces or veth pairs refused).
@@ -153,7 +157,7 @@ args=(--hostfile "$tmp/hostfile" -n "$np" --map-by slot --bind-to none
       --prtemca oob_tcp_if_include "$IF" --mca btl_tcp_if_include "$IF"
       -x UCX_NET_DEVICES="$IF" -x QTEST_NETNS_OUT="$tmp/out")
 check=${QTEST_NETNS_CHANNELS:-0}
-if [ "$check" = "1" ]; then
+if [ "$check" != "0" ]; then
     args+=(--mca match_base_verbose 60 -x UCX_LOG_LEVEL=info)
 fi
 # shellcheck disable=SC2016
@@ -170,7 +174,7 @@ if [ "$rc" != 0 ]; then
     [ "$rc" = 124 ] && echo "netns: mpirun did not finish within $((${QTEST_TIMEOUT:-90} + 30))s"
     exit "$rc"
 fi
-[ "$check" = "1" ] || exit 0
+[ "$check" != "0" ] || exit 0
 
 # every channel line of a rank's file is whole (one writer): the receiver
 # logs it, so its rank is the file's, and its hostname is that of the node
@@ -178,7 +182,7 @@ fi
 for ((r = 0; r < np; ++r)); do
     [ -f "$tmp/out/rank.$r.err" ] || { echo "netns: FAIL: no output of rank $r"; exit 1; }
 done
-awk -v ppn="$ppn" -v iface="$IF" -v node0="${nodes[0]}" -v node1="${nodes[1]}" '
+awk -v ppn="$ppn" -v expect="$check" -v iface="$IF" -v node0="${nodes[0]}" -v node1="${nodes[1]}" '
     FNR == 1 { rank = FILENAME; sub(/.*rank\./, "", rank); sub(/\..*/, "", rank) }
     /match:base: channel .* for MPI_COMM_WORLD:/ {
         if ($0 !~ /^\[[a-z0-9]+:[0-9]+\] match:base: channel (sm|ucx|pml) for MPI_COMM_WORLD:[0-9]+ -> MPI_COMM_WORLD:[0-9]+ tag -?[0-9]+ \([0-9]+ -> [0-9]+ bytes\)$/) {
@@ -203,13 +207,18 @@ awk -v ppn="$ppn" -v iface="$IF" -v node0="${nodes[0]}" -v node1="${nodes[1]}" '
     /match:ucx: .* half: .* into the peer.s slot/ {
         if ($0 ~ /stores into/) { stores++ } else { puts++ }
     }
+    /match:ucx: UCX emulates puts to .* under ULFM/ { declined++ }
     /UCX  INFO +ep_cfg/ && $0 ~ ("rma[_a-z]*\\([^)]*tcp/" iface) { rma_tcp++ }
     END {
         printf "netns: matched pairs across nodes: ucx %d, pml %d, sm %d; on one node: sm %d, ucx %d, pml %d\n",
                across["ucx"], across["pml"], across["sm"], within["sm"], within["ucx"], within["pml"]
         printf "netns: ucx channel halves: puts %d, stores into mapped memory %d; UCX endpoints with RMA over tcp/%s: %d\n",
                puts, stores, iface, rma_tcp
-        if (0 == across["ucx"]) { bad = bad "\n  no pair across nodes got the ucx channel" }
+        if ("declined" == expect) {
+            if (0 < across["ucx"]) { bad = bad "\n  a pair across nodes got the ucx channel" }
+            if (0 == across["pml"]) { bad = bad "\n  no pair across nodes got the pml channel" }
+            if (0 == declined) { bad = bad "\n  the ucx channel never said it declined" }
+        } else if (0 == across["ucx"]) { bad = bad "\n  no pair across nodes got the ucx channel" }
         if (1 < ppn && 0 == within["sm"]) { bad = bad "\n  no pair on one node got the sm channel" }
         if (0 < stores) { bad = bad "\n  the ucx channel mapped the peer memory: UCX saw shared memory" }
         if (0 == rma_tcp) { bad = bad "\n  no UCX endpoint with RMA over tcp/" iface }

@@ -176,7 +176,10 @@ static int match_ucx_reach(mca_match_ucx_half_t *req, struct ompi_proc_t *peer,
     }
     ret = mca_match_ucx_reach(peer, address, address_len, rkey, rkey_len, &req->ep,
                               &req->slot_rkey);
-    if (OMPI_SUCCESS == ret && mca_match_ucx_component.map_peer
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    if (mca_match_ucx_component.map_peer
         && UCS_OK == ucp_rkey_ptr(req->slot_rkey, req->peer_slot, &ptr)) {
         req->peer_ptr = ptr;
     }

@@ -46,6 +46,7 @@ typedef struct {
     size_t address_len;
     size_t rkey_len;
     unsigned char *blob;      /**< the worker address, then the packed region key */
+    bool emulated;            /**< under ULFM: UCX emulates puts to it (not used) */
 } match_ucx_peer_t;
 
 static void match_ucx_peer_construct(match_ucx_peer_t *p)
@@ -53,6 +54,7 @@ static void match_ucx_peer_construct(match_ucx_peer_t *p)
     p->ep = NULL;
     p->region_rkey = NULL;
     p->blob = NULL;
+    p->emulated = false;
 }
 
 static void match_ucx_peer_destruct(match_ucx_peer_t *p)
@@ -386,6 +388,33 @@ static void match_ucx_report_ep(ucp_ep_h ep)
     free(text);
 }
 
+#if OPAL_ENABLE_FT_MPI
+/* lock held: whether UCX emulates puts on this endpoint with active
+ * messages, answered by the target's worker.  UCX 1.13 ends the target
+ * process (ucp_rma_sw_send_cmpl: "unexpected error") when that answer
+ * goes to a source that has died, so under ULFM such a peer does not get
+ * the channel.  ucp_ep_print_info is the only place UCX 1.13 tells: an
+ * endpoint with a lane for remote memory access lists its put protocols
+ * ("put[N]"); text that cannot be read counts as emulated. */
+static bool match_ucx_puts_emulated(ucp_ep_h ep)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *stream;
+    bool emulated;
+
+    stream = open_memstream(&text, &len);
+    if (NULL == stream) {
+        return true;
+    }
+    ucp_ep_print_info(ep, stream);
+    fclose(stream);
+    emulated = NULL == text || NULL == strstr(text, "lane[") || NULL == strstr(text, "put[");
+    free(text);
+    return emulated;
+}
+#endif
+
 /* Under ULFM a peer may die: UCX reports it here instead of ending this
  * process (its default for an endpoint without an error handler).  The
  * transfers in flight to the peer fail, and the match base ends the
@@ -449,6 +478,15 @@ int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t ad
         /* on the list before anything else can fail: closed at finalize */
         opal_list_append(&match_ucx.peers, &peer->super);
         match_ucx_report_ep(peer->ep);
+#if OPAL_ENABLE_FT_MPI
+        peer->emulated = ompi_ftmpi_enabled && match_ucx_puts_emulated(peer->ep);
+        if (peer->emulated) {
+            opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                                "match:ucx: UCX emulates puts to %s with messages: under ULFM "
+                                "its pairs do not take the ucx channel",
+                                OMPI_NAME_PRINT(&proc->super.proc_name));
+        }
+#endif
         if (UCS_OK != ucp_ep_rkey_unpack(peer->ep, rkey, &peer->region_rkey)) {
             peer->region_rkey = NULL;
             return OMPI_ERR_UNREACH;
@@ -458,6 +496,9 @@ int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t ad
                                                 peer)) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
+    }
+    if (peer->emulated) {
+        return OMPI_ERR_NOT_SUPPORTED;
     }
     *ep = peer->ep;
     *region_rkey = peer->region_rkey;
