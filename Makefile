@@ -13,6 +13,9 @@
 #   make check    build if needed, then run every test ("N passed, N failed")
 #   make check-mpich  MPICH's test subset on the installed fork; fails only on
 #                 cases that pass on stock Open MPI 5.0.7 (tests/mpich/)
+#   make check-asan  the fork built with AddressSanitizer and UBSan into
+#                 build-asan/ and install-asan/, then every test on it; the
+#                 reports sorted into ours and stock's (tests/asan/)
 #   make dist     the release tarball dist/openmpi-5.0.7-queue-X.Y.Z.tar.bz2
 #                 and its .sha256 (X.Y.Z: config/ompi_queue_version.m4)
 #   make check-dist  make dist, then build that tarball as a site would and
@@ -24,7 +27,7 @@ PREFIX ?= $(CURDIR)/install
 export PREFIX
 NP ?= 4
 
-.PHONY: all build demo demo-graphs check test check-mpich dist check-dist clean distclean
+.PHONY: all build demo demo-graphs check test check-mpich check-asan dist check-dist clean distclean
 
 all: build
 
@@ -43,6 +46,9 @@ check test:
 check-mpich:
 	bash tests/mpich/check-mpich.sh
 
+check-asan:
+	bash tests/asan/check-asan.sh
+
 dist:
 	bash contrib/queue/dist.sh
 
@@ -50,7 +56,7 @@ check-dist: dist
 	bash tests/dist/check-dist.sh
 
 clean:
-	rm -rf build install tests/bin examples/bin bench/bin
+	rm -rf build install tests/bin examples/bin bench/bin build-asan install-asan tests/bin-asan
 
 distclean: clean
 	rm -rf .cache dist

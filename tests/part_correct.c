@@ -13,6 +13,12 @@
  * (argv[1], "all" runs every case), at 2 ranks: rank 0 sends, rank 1
  * receives unless a case says otherwise.
  *
+ * With argv[2] "queued" the exchanges start and wait through a queue of
+ * the default type (MPI_Enqueue_start, MPI_Enqueue_wait, MPI_Queue_fence)
+ * instead of MPI_Start and MPI_Wait: an idle default queue starts the
+ * request inside MPI_Enqueue_start, so MPI_Pready and MPI_Parrived follow
+ * as they would MPI_Start.
+ *
  * The data is checked against MPI_Pack/MPI_Unpack of the same datatypes:
  * the sender's buffer is made by unpacking a run of ints into its layout,
  * the receiver's whole buffer (holes included) must equal the unpacking of
@@ -61,6 +67,25 @@
 
 static MPI_Comm ctl; /* a duplicate of MPI_COMM_WORLD for the cases' own messages */
 static int rank;
+static MPI_Queue queue = MPI_QUEUE_NULL; /* argv[2] "queued": exchanges go through it */
+
+/* MPI_Start, or its enqueued form */
+static int part_start(MPI_Request *req)
+{
+    return MPI_QUEUE_NULL == queue ? MPI_Start(req) : MPI_Enqueue_start(&queue, req);
+}
+
+/* MPI_Wait, or the enqueued wait and the fence that completes it */
+static int part_wait(MPI_Request *req, MPI_Status *st)
+{
+    int rc;
+
+    if (MPI_QUEUE_NULL == queue) {
+        return MPI_Wait(req, st);
+    }
+    rc = MPI_Enqueue_wait(&queue, req, st);
+    return MPI_SUCCESS == rc ? MPI_Queue_fence(&queue) : rc;
+}
 
 /* One side of an exchange: partitions x count of type. */
 struct side {
@@ -299,7 +324,7 @@ static void exchange(const struct side *s, const struct side *r, int rounds, enu
         if (0 == rank) {
             fill(buf, s, round);
             QT_STEP("sender: start");
-            QT_OK(MPI_Start(&req));
+            QT_OK(part_start(&req));
             if (READY_STAGED == mode) {
                 int half = first_stage(s);
                 QT_STEP("sender: ready the first stage");
@@ -321,14 +346,14 @@ static void exchange(const struct side *s, const struct side *r, int rounds, enu
                 ready(req, 0, s->parts - 1, mode);
             }
             QT_STEP("sender: wait");
-            QT_OK(MPI_Wait(&req, &st));
+            QT_OK(part_wait(&req, &st));
         } else {
             int bad = 0;
 
             /* The buffer is ours again after MPI_Wait: poison it. */
             poison(buf, r);
             QT_STEP("receiver: start");
-            QT_OK(MPI_Start(&req));
+            QT_OK(part_start(&req));
             if (READY_STAGED == mode) {
                 long sent_ints = (long) first_stage(s) * s->count * type_ints(s->type);
                 MPI_Recv(NULL, 0, MPI_INT, 0, 1, ctl, MPI_STATUS_IGNORE);
@@ -355,7 +380,7 @@ static void exchange(const struct side *s, const struct side *r, int rounds, enu
                 }
             }
             QT_STEP("receiver: wait");
-            QT_OK(MPI_Wait(&req, &st));
+            QT_OK(part_wait(&req, &st));
             if (0 == bad) {
                 int count = -1;
                 bad += check(buf, r, round, -1, "after MPI_Wait");
@@ -839,6 +864,9 @@ int main(int argc, char **argv)
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &ctl);
     MPI_Comm_set_errhandler(ctl, MPI_ERRORS_RETURN);
+    if (argc > 2 && 0 == strcmp(argv[2], "queued")) {
+        QT_OK(MPI_Queue_init(&queue, MPI_QUEUE_TYPE_DEFAULT, NULL));
+    }
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
         if (0 == strcmp(which, "all") || 0 == strcmp(which, cases[i].name)) {
             if (NULL != getenv("QTEST_VERBOSE") && 0 == rank) {
@@ -850,6 +878,9 @@ int main(int argc, char **argv)
         }
     }
     QT_CHECK(ran > 0, "no case named %s", which);
+    if (MPI_QUEUE_NULL != queue) {
+        QT_OK(MPI_Queue_free(&queue));
+    }
     MPI_Comm_free(&ctl);
     return qt_finalize();
 }

@@ -29,7 +29,9 @@
 #   "chan-ucx" (the ucx match channel), "4 ranks"
 # Environment: OMPI_QUEUE_NO_BUILD=1 skips the build step; QTEST_VERBOSE=1
 # prints every step of every rank; OMPI_QUEUE_TEST_CM=1 runs the lines of
-# transport cm (skipped otherwise).
+# transport cm (skipped otherwise); PREFIX, OMPI_QUEUE_BUILD (its
+# test-logs/) and QTEST_BINDIR (default tests/bin) run the list on another
+# install (tests/asan/check-asan.sh).
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
@@ -89,7 +91,7 @@ known_stock_failure() {   # name transport log -> prints the reason, if listed
     done < "$OMPI_QUEUE_ROOT/tests/known-stock-failures.txt"
 }
 logdir=$OMPI_QUEUE_BUILD/test-logs
-bindir=$OMPI_QUEUE_ROOT/tests/bin
+bindir=${QTEST_BINDIR:-$OMPI_QUEUE_ROOT/tests/bin}
 mkdir -p "$logdir" "$bindir"
 
 report() {   # verdict name log

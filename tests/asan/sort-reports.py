@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+"""Sorts the sanitizer reports of tests/asan/check-asan.sh into ours and stock's.
+
+A report is the text of one AddressSanitizer error or one UndefinedBehavior-
+Sanitizer "runtime error" with its stack.  Its place is its first frame in the
+Open MPI tree (the build tree's openmpi-5.0.7/) or in tests/: ours when that
+file is one of this repository's (the overlay, a test) or one that patches/
+touches, stock's otherwise; a report with no such frame is stock's (UCX,
+libfabric, the C library).  Reports with the same kind and place are counted
+once.  Exit 1 when any report is ours.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from collections import OrderedDict
+
+FRAME = re.compile(r'^\s*#\d+ 0x[0-9a-f]+ in (\S+) (\S+?):(\d+)(?::\d+)?\s*$')
+ASAN_HEAD = re.compile(r'ERROR: AddressSanitizer: (\S+)')
+UBSAN_HEAD = re.compile(r'^(\S+?):(\d+):\d+: runtime error: (.*)$')
+
+
+def repo_files(root):
+    out = subprocess.run(['git', '-C', root, 'ls-files'], capture_output=True, text=True,
+                         check=False).stdout
+    return set(out.split())
+
+
+def relative(path, tree, root):
+    path = os.path.normpath(path)
+    for base in (tree, root):
+        base = os.path.normpath(base) + os.sep
+        if path.startswith(base):
+            return path[len(base):]
+    return None
+
+
+def split_reports(text):
+    """One report per ASan error or UBSan runtime error."""
+    reports, current = [], []
+    for line in text.splitlines():
+        if ASAN_HEAD.search(line) or UBSAN_HEAD.match(line):
+            if current:
+                reports.append(current)
+            current = [line]
+        elif current:
+            current.append(line)
+    if current:
+        reports.append(current)
+    return reports
+
+
+def place(report, tree, root):
+    head = UBSAN_HEAD.match(report[0])
+    candidates = []
+    if head:
+        candidates.append(('', head.group(1), head.group(2)))
+    for line in report[1:]:
+        m = FRAME.match(line)
+        if m:
+            candidates.append((m.group(1), m.group(2), m.group(3)))
+    for func, path, lineno in candidates:
+        rel = relative(path, tree, root)
+        if rel is not None:
+            return func, rel, lineno
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--root', required=True)
+    ap.add_argument('--tree', required=True)
+    ap.add_argument('--patched', required=True)
+    ap.add_argument('reports')
+    args = ap.parse_args()
+
+    ours_files = repo_files(args.root)
+    if os.path.exists(args.patched):
+        with open(args.patched) as f:
+            ours_files |= set(line.strip() for line in f if line.strip())
+
+    seen = OrderedDict()
+    for name in sorted(os.listdir(args.reports)):
+        with open(os.path.join(args.reports, name), errors='replace') as f:
+            text = f.read()
+        program = name.split('.')[1] if '.' in name else name
+        for report in split_reports(text):
+            asan = ASAN_HEAD.search(report[0])
+            kind = asan.group(1) if asan else UBSAN_HEAD.match(report[0]).group(3)
+            where = place(report, args.tree, args.root)
+            if where is None:
+                owner, at = 'stock', 'outside Open MPI'
+            else:
+                func, rel, lineno = where
+                owner = 'ours' if rel in ours_files or rel.startswith('tests/') else 'stock'
+                at = '%s:%s%s' % (rel, lineno, ' (%s)' % func if func else '')
+            key = (owner, kind, at)
+            if key not in seen:
+                seen[key] = [0, program]
+            seen[key][0] += 1
+
+    ours = 0
+    for (owner, kind, at), (count, program) in seen.items():
+        print('sanitizer report, %s: %s at %s (%d time(s), first in %s)'
+              % (owner, kind, at, count, program))
+        ours += owner == 'ours'
+    print('sanitizer reports: %d in our code, %d in stock code' % (ours, len(seen) - ours))
+    return 1 if ours else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
