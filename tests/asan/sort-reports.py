@@ -97,6 +97,8 @@ def main():
         for report in split_reports(text):
             asan = ASAN_HEAD.search(report[0])
             kind = asan.group(1) if asan else UBSAN_HEAD.match(report[0]).group(3)
+            # one defect at other addresses is one report
+            kind = re.sub(r'0x[0-9a-f]+', '0x...', kind)
             where = place(report, args.tree, args.root)
             if where is None:
                 owner, at = 'stock', 'outside Open MPI'

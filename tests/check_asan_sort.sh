@@ -1,0 +1,67 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# make check-asan's sorting of sanitizer reports (tests/asan/sort-reports.py),
+# on reports written here in the sanitizers' formats: one in a file of ours
+# (the match framework), one in a patched stock file, one in an unpatched
+# stock file, one outside Open MPI, the same stock one twice.  Ours and
+# patched must count as ours, the others as stock's, and the run must fail.
+
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tree=$tmp/build/openmpi-5.0.7
+mkdir -p "$tmp/reports"
+echo "ompi/mca/part/persist/part_persist.h" > "$tmp/patched"
+
+cat > "$tmp/reports/asan.queue_ops.101" <<REPORT
+=================================================================
+==101==ERROR: AddressSanitizer: heap-use-after-free on address 0x602000000010 at pc 0x7f0 bp 0x7f1 sp 0x7f2
+READ of size 8 at 0x602000000010 thread T0
+    #0 0x7f0 in mca_match_base_ft_check $tree/ompi/mca/match/base/match_base_ft.c:42
+    #1 0x7f3 in ompi_request_default_wait $tree/ompi/request/req_wait.c:40
+    #2 0x7f4 in main $root/tests/queue_ops.c:10
+REPORT
+cat > "$tmp/reports/ubsan.part_correct.102" <<REPORT
+$tree/ompi/mca/part/persist/part_persist.h:300:17: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'
+    #0 0x7f5 in mca_part_persist_progress $tree/ompi/mca/part/persist/part_persist.h:300
+REPORT
+cat > "$tmp/reports/ubsan.match_p2p.103" <<REPORT
+$tree/opal/datatype/opal_convertor.c:88:5: runtime error: load of misaligned address 0x0001 for type 'long', which requires 8 byte alignment
+    #0 0x7f6 in opal_convertor_pack $tree/opal/datatype/opal_convertor.c:88
+$tree/opal/datatype/opal_convertor.c:88:5: runtime error: load of misaligned address 0x0001 for type 'long', which requires 8 byte alignment
+    #0 0x7f6 in opal_convertor_pack $tree/opal/datatype/opal_convertor.c:88
+REPORT
+cat > "$tmp/reports/asan.unchanged_p2p.104" <<REPORT
+==104==ERROR: AddressSanitizer: stack-buffer-overflow on address 0x7ffd at pc 0x7f7 bp 0x7f8 sp 0x7f9
+    #0 0x7f7 in uct_tcp_iface_progress (/lib/x86_64-linux-gnu/libuct.so.0+0x242fd)
+    #1 0x7fa in ucp_worker_progress (/lib/x86_64-linux-gnu/libucp.so.0+0x1234)
+REPORT
+
+out=$(python3 "$root/tests/asan/sort-reports.py" --root "$root" --tree "$tree" \
+      --patched "$tmp/patched" "$tmp/reports")
+rc=$?
+echo "$out"
+fail=0
+expect() {   # pattern what
+    grep -qE "$1" <<< "$out" || { echo "FAIL: $2"; fail=1; }
+}
+expect '^sanitizer report, ours: heap-use-after-free at ompi/mca/match/base/match_base_ft.c:42 \(mca_match_base_ft_check\) \(1 time\(s\), first in queue_ops\)$' \
+    "a report in the match framework counts as ours"
+expect '^sanitizer report, ours: signed integer overflow.* at ompi/mca/part/persist/part_persist.h:300 ' \
+    "a report in a file patches/ touches counts as ours"
+expect '^sanitizer report, stock: load of misaligned address.* at opal/datatype/opal_convertor.c:88 \(2 time\(s\)' \
+    "a report in an unpatched stock file counts as stock's, once for both"
+expect '^sanitizer report, stock: stack-buffer-overflow at outside Open MPI ' \
+    "a report outside Open MPI counts as stock's"
+expect '^sanitizer reports: 2 in our code, 2 in stock code$' "the summary"
+[ "$rc" = 1 ] || { echo "FAIL: reports in our code must fail the run (exit $rc)"; fail=1; }
+[ "$fail" = 0 ] && echo "OK: sanitizer reports sorted"
+exit "$fail"
