@@ -302,6 +302,19 @@ static int first_stage(const struct side *s)
 }
 
 /* A full exchange rank 0 -> rank 1 over "rounds" rounds. */
+/* rank 0 inits a partitioned send to rank 1, rank 1 the receive from rank 0,
+ * each with its own side of the exchange */
+static void pair_init(char *buf, const struct side *s, const struct side *r, MPI_Request *req)
+{
+    if (0 == rank) {
+        QT_OK(MPI_Psend_init(buf, s->parts, s->count, s->type, 1, TAG, MPI_COMM_WORLD,
+                             MPI_INFO_NULL, req));
+    } else {
+        QT_OK(MPI_Precv_init(buf, r->parts, r->count, r->type, 0, TAG, MPI_COMM_WORLD,
+                             MPI_INFO_NULL, req));
+    }
+}
+
 static void exchange(const struct side *s, const struct side *r, int rounds, enum ready_mode mode)
 {
     MPI_Request req = MPI_REQUEST_NULL;
@@ -311,13 +324,7 @@ static void exchange(const struct side *s, const struct side *r, int rounds, enu
     QT_CHECK(total == r->parts * r->count * type_ints(r->type), "case error: totals differ");
     buf = side_alloc(0 == rank ? s : r);
     QT_STEP("init");
-    if (0 == rank) {
-        QT_OK(MPI_Psend_init(buf, s->parts, s->count, s->type, 1, TAG, MPI_COMM_WORLD,
-                             MPI_INFO_NULL, &req));
-    } else {
-        QT_OK(MPI_Precv_init(buf, r->parts, r->count, r->type, 0, TAG, MPI_COMM_WORLD,
-                             MPI_INFO_NULL, &req));
-    }
+    pair_init(buf, s, r, &req);
     for (int round = 0; round < rounds; ++round) {
         MPI_Status st;
 
@@ -477,13 +484,7 @@ static void case_parrived_after(void)
     char *buf = side_alloc(&s);
 
     QT_STEP("init");
-    if (0 == rank) {
-        QT_OK(MPI_Psend_init(buf, s.parts, s.count, s.type, 1, TAG, MPI_COMM_WORLD,
-                             MPI_INFO_NULL, &req));
-    } else {
-        QT_OK(MPI_Precv_init(buf, s.parts, s.count, s.type, 0, TAG, MPI_COMM_WORLD,
-                             MPI_INFO_NULL, &req));
-    }
+    pair_init(buf, &s, &s, &req);
     for (int round = 0; round < 2; ++round) {
         QT_STEP("start, ready, wait");
         if (0 == rank) {
@@ -619,13 +620,7 @@ static void case_free_inactive(void)
 
     QT_STEP("init and free without start");
     for (int i = 0; i < 3; ++i) {
-        if (0 == rank) {
-            QT_OK(MPI_Psend_init(buf, s.parts, s.count, s.type, 1, TAG, MPI_COMM_WORLD,
-                                 MPI_INFO_NULL, &req));
-        } else {
-            QT_OK(MPI_Precv_init(buf, s.parts, s.count, s.type, 0, TAG, MPI_COMM_WORLD,
-                                 MPI_INFO_NULL, &req));
-        }
+        pair_init(buf, &s, &s, &req);
         QT_OK(MPI_Request_free(&req));
         QT_CHECK(MPI_REQUEST_NULL == req, "MPI_Request_free did not set MPI_REQUEST_NULL");
     }
@@ -673,13 +668,7 @@ static void case_cancel_inactive(void)
     int flag = -1;
 
     QT_STEP("init, cancel while inactive");
-    if (0 == rank) {
-        QT_OK(MPI_Psend_init(buf, s.parts, s.count, s.type, 1, TAG, MPI_COMM_WORLD,
-                             MPI_INFO_NULL, &req));
-    } else {
-        QT_OK(MPI_Precv_init(buf, s.parts, s.count, s.type, 0, TAG, MPI_COMM_WORLD,
-                             MPI_INFO_NULL, &req));
-    }
+    pair_init(buf, &s, &s, &req);
     QT_OK(MPI_Cancel(&req));
     QT_STEP("wait on the cancelled inactive request");
     st.MPI_SOURCE = 12345;
@@ -757,13 +746,7 @@ static void case_errors_calls(void)
     int flag = 0, list[2] = {1, 4};
 
     QT_STEP("init");
-    if (0 == rank) {
-        QT_OK(MPI_Psend_init(buf, s.parts, s.count, s.type, 1, TAG, MPI_COMM_WORLD,
-                             MPI_INFO_NULL, &req));
-    } else {
-        QT_OK(MPI_Precv_init(buf, s.parts, s.count, s.type, 0, TAG, MPI_COMM_WORLD,
-                             MPI_INFO_NULL, &req));
-    }
+    pair_init(buf, &s, &s, &req);
     /* Both have seen each other's init before the first start. */
     MPI_Barrier(ctl);
     for (int i = 0; i < 100; ++i) {
