@@ -10,7 +10,8 @@
 # make check-asan's sorting of sanitizer reports (tests/asan/sort-reports.py),
 # on reports written here in the sanitizers' formats: one in a file of ours
 # (the match framework), one in a patched stock file, one in an unpatched
-# stock file, one outside Open MPI, the same stock one twice.  Ours and
+# stock file, one outside Open MPI, the same stock one twice, and one in a
+# test's log that names a file of ours without its folder.  Ours and
 # patched must count as ours, the others as stock's, and the run must fail.
 
 set -uo pipefail
@@ -45,8 +46,13 @@ cat > "$tmp/reports/asan.unchanged_p2p.104" <<REPORT
     #1 0x7fa in ucp_worker_progress (/lib/x86_64-linux-gnu/libucp.so.0+0x1234)
 REPORT
 
+# under mpirun a report reaches the test's log, the file named as compiled
+mkdir -p "$tmp/logs"
+printf 'OK: part 1\n\0graphs_vars.c:159:22: runtime error: load of misaligned address 0x7f01 for type %s\n' \
+    "'const int32_t', which requires 4 byte alignment" > "$tmp/logs/graphs_cuda.ob1.2.emulated.log"
+
 out=$(python3 "$root/tests/asan/sort-reports.py" --root "$root" --tree "$tree" \
-      --patched "$tmp/patched" "$tmp/reports")
+      --patched "$tmp/patched" "$tmp/reports" "$tmp/logs")
 rc=$?
 echo "$out"
 fail=0
@@ -61,7 +67,9 @@ expect '^sanitizer report, stock: load of misaligned address.* at opal/datatype/
     "a report in an unpatched stock file counts as stock's, once for both"
 expect '^sanitizer report, stock: stack-buffer-overflow at outside Open MPI ' \
     "a report outside Open MPI counts as stock's"
-expect '^sanitizer reports: 2 in our code, 2 in stock code$' "the summary"
+expect '^sanitizer report, ours: load of misaligned address 0x\.\.\. .* at ompi/mpiext/graphs/c/graphs_vars.c:159 \(1 time\(s\), first in graphs_cuda.ob1.2.emulated.log\)$' \
+    "a report in a test log, named without its folder, found in a file of ours"
+expect '^sanitizer reports: 3 in our code, 2 in stock code$' "the summary"
 [ "$rc" = 1 ] || { echo "FAIL: reports in our code must fail the run (exit $rc)"; fail=1; }
 [ "$fail" = 0 ] && echo "OK: sanitizer reports sorted"
 exit "$fail"

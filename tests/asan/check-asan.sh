@@ -36,8 +36,9 @@ if [ "${OMPI_QUEUE_NO_BUILD:-0}" != "1" ]; then
     bash "$root/contrib/queue/build.sh" || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
 
+# reports reach the sanitizers' log files or, under mpirun, the test logs
 reports=$OMPI_QUEUE_BUILD/sanitizer-reports
-rm -rf "$reports"
+rm -rf "$reports" "$OMPI_QUEUE_BUILD/test-logs"
 mkdir -p "$reports"
 # halt_on_error: a memory error ends the process (its test fails); UBSan
 # reports and goes on, and the sort below decides
@@ -53,7 +54,7 @@ tests_rc=${PIPESTATUS[0]}
 
 python3 "$root/tests/asan/sort-reports.py" --root "$root" \
     --tree "$OMPI_QUEUE_BUILD/openmpi-5.0.7" --patched "$OMPI_QUEUE_BUILD/.patched-files" \
-    "$reports"
+    "$reports" "$OMPI_QUEUE_BUILD/test-logs"
 sort_rc=$?
 # the last line stays the test count
 tail -n 1 "$OMPI_QUEUE_BUILD/check-asan.log"

@@ -10,12 +10,15 @@
 """Sorts the sanitizer reports of tests/asan/check-asan.sh into ours and stock's.
 
 A report is the text of one AddressSanitizer error or one UndefinedBehavior-
-Sanitizer "runtime error" with its stack.  Its place is its first frame in the
-Open MPI tree (the build tree's openmpi-5.0.7/) or in tests/: ours when that
-file is one of this repository's (the overlay, a test) or one that patches/
-touches, stock's otherwise; a report with no such frame is stock's (UCX,
-libfabric, the C library).  Reports with the same kind and place are counted
-once.  Exit 1 when any report is ours.
+Sanitizer "runtime error" with its stack, found in the files of the folders
+given (the sanitizers' log files, and the test logs: under mpirun the reports
+reach the ranks' standard error).  Its place is its first frame in the Open MPI
+tree (the build tree's openmpi-5.0.7/) or in tests/: ours when that file is one
+of this repository's (the overlay, a test) or one that patches/ touches,
+stock's otherwise; a report with no such frame is stock's (UCX, libfabric, the
+C library).  UBSan names the file as it was compiled, often without its
+folder: the file of ours, or else of stock, whose path ends with it.  Reports with the
+same kind and place are counted once.  Exit 1 when any report is ours.
 """
 
 import argparse
@@ -60,7 +63,31 @@ def split_reports(text):
     return reports
 
 
-def place(report, tree, root):
+def tree_files(tree):
+    out = set()
+    for top, _, names in os.walk(tree):
+        for n in names:
+            if n.endswith(('.c', '.h', '.cc', '.inl')):
+                out.add(os.path.relpath(os.path.join(top, n), tree))
+    return out
+
+
+def resolve(path, tree, root, ours, stock):
+    """The tree path of a file named as compiled (absolute, or relative to
+    its folder of the build), or None outside the tree.  A name that files
+    of ours and stock files both end with resolves to ours: such a report
+    fails the run, and a person looks."""
+    if os.path.isabs(path):
+        return relative(path, tree, root)
+    path = os.path.normpath(path)
+    for files in (ours, stock):
+        ends = sorted(f for f in files if f == path or f.endswith(os.sep + path))
+        if ends:
+            return ends[0]
+    return None
+
+
+def place(report, tree, root, ours, stock):
     head = UBSAN_HEAD.match(report[0])
     candidates = []
     if head:
@@ -70,7 +97,7 @@ def place(report, tree, root):
         if m:
             candidates.append((m.group(1), m.group(2), m.group(3)))
     for func, path, lineno in candidates:
-        rel = relative(path, tree, root)
+        rel = resolve(path, tree, root, ours, stock)
         if rel is not None:
             return func, rel, lineno
     return None
@@ -81,25 +108,32 @@ def main():
     ap.add_argument('--root', required=True)
     ap.add_argument('--tree', required=True)
     ap.add_argument('--patched', required=True)
-    ap.add_argument('reports')
+    ap.add_argument('folders', nargs='+')
     args = ap.parse_args()
 
     ours_files = repo_files(args.root)
     if os.path.exists(args.patched):
         with open(args.patched) as f:
             ours_files |= set(line.strip() for line in f if line.strip())
+    stock_files = tree_files(args.tree) - ours_files
 
     seen = OrderedDict()
-    for name in sorted(os.listdir(args.reports)):
-        with open(os.path.join(args.reports, name), errors='replace') as f:
-            text = f.read()
-        program = name.split('.')[1] if '.' in name else name
+    files = []
+    for folder in args.folders:
+        if os.path.isdir(folder):
+            files += [os.path.join(folder, n) for n in sorted(os.listdir(folder))]
+    for path in files:
+        name = os.path.basename(path)
+        with open(path, errors='replace') as f:
+            text = f.read().replace('\0', '')
+        # sanitizer logs are asan.PROGRAM.PID, test logs NAME.TRANSPORT...
+        program = name.split('.')[1] if name.startswith(('asan.', 'ubsan.')) else name
         for report in split_reports(text):
             asan = ASAN_HEAD.search(report[0])
             kind = asan.group(1) if asan else UBSAN_HEAD.match(report[0]).group(3)
             # one defect at other addresses is one report
             kind = re.sub(r'0x[0-9a-f]+', '0x...', kind)
-            where = place(report, args.tree, args.root)
+            where = place(report, args.tree, args.root, ours_files, stock_files)
             if where is None:
                 owner, at = 'stock', 'outside Open MPI'
             else:

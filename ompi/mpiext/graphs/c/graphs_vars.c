@@ -147,27 +147,35 @@ static vt_kind_t var_kind(ompi_datatype_t *t, size_t *size)
     return VT_NONE;
 }
 
+/* A variable's storage need not be aligned for its type (a field of a
+ * packed structure, a byte offset into a buffer): every access goes
+ * through memcpy. */
 bool graphs_var_to_i64(ompi_datatype_t *dtype, const void *p, int64_t *v)
 {
     size_t size;
     vt_kind_t k = var_kind(dtype, &size);
+    union {
+        int8_t i8;
+        int16_t i16;
+        int32_t i32;
+        int64_t i64;
+        uint8_t u8;
+        uint16_t u16;
+        uint32_t u32;
+        uint64_t u64;
+    } u;
 
-    if (VT_SIGNED == k) {
-        switch (size) {
-        case 1: *v = *(const int8_t *) p; return true;
-        case 2: *v = *(const int16_t *) p; return true;
-        case 4: *v = *(const int32_t *) p; return true;
-        case 8: *v = *(const int64_t *) p; return true;
-        }
-    } else if (VT_UNSIGNED == k) {
-        switch (size) {
-        case 1: *v = *(const uint8_t *) p; return true;
-        case 2: *v = *(const uint16_t *) p; return true;
-        case 4: *v = *(const uint32_t *) p; return true;
-        case 8: *v = (int64_t) *(const uint64_t *) p; return true;
-        }
+    if ((VT_SIGNED != k && VT_UNSIGNED != k)
+        || (1 != size && 2 != size && 4 != size && 8 != size)) {
+        return false;
     }
-    return false;
+    memcpy(&u, p, size);
+    if (VT_SIGNED == k) {
+        *v = (1 == size) ? u.i8 : (2 == size) ? u.i16 : (4 == size) ? u.i32 : u.i64;
+    } else {
+        *v = (1 == size) ? u.u8 : (2 == size) ? u.u16 : (4 == size) ? u.u32 : (int64_t) u.u64;
+    }
+    return true;
 }
 
 int graphs_var_int_kind(ompi_datatype_t *dtype)
@@ -191,10 +199,10 @@ bool graphs_var_from_i64(ompi_datatype_t *dtype, void *p, int64_t v)
         return false;
     }
     switch (size) {
-    case 1: *(int8_t *) p = (int8_t) v; return true;
-    case 2: *(int16_t *) p = (int16_t) v; return true;
-    case 4: *(int32_t *) p = (int32_t) v; return true;
-    case 8: *(int64_t *) p = v; return true;
+    case 1: { int8_t x = (int8_t) v; memcpy(p, &x, size); return true; }
+    case 2: { int16_t x = (int16_t) v; memcpy(p, &x, size); return true; }
+    case 4: { int32_t x = (int32_t) v; memcpy(p, &x, size); return true; }
+    case 8: memcpy(p, &v, size); return true;
     }
     return false;
 }
@@ -205,7 +213,13 @@ static bool var_to_double(ompi_datatype_t *t, const void *p, double *v)
     int64_t i;
 
     if (VT_FLOAT == var_kind(t, &size)) {
-        *v = (4 == size) ? *(const float *) p : *(const double *) p;
+        if (4 == size) {
+            float f;
+            memcpy(&f, p, sizeof(f));
+            *v = f;
+        } else {
+            memcpy(v, p, sizeof(*v));
+        }
         return true;
     }
     if (graphs_var_to_i64(t, p, &i)) {
