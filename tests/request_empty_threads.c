@@ -38,7 +38,7 @@ struct worker {
 static void *work(void *arg)
 {
     struct worker *w = arg;
-    MPI_Request reqs[2 * BATCH], e;
+    MPI_Request reqs[2 * BATCH + 1], e; /* receives, sends, the shared empty handle */
     MPI_Status st;
     int sendv[BATCH], recvv[BATCH], expect = 0, next = 0, i, n, flag, it;
 

@@ -161,6 +161,14 @@ static inline long qt_rss_kb(void)
     return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+/* Whether growth of resident memory says anything: not under make
+ * check-asan (QTEST_NO_RSS), whose sanitizers keep freed memory in
+ * quarantine */
+static inline int qt_rss_checked(void)
+{
+    return NULL == getenv("QTEST_NO_RSS");
+}
+
 /* All ranks agree on the verdict; rank 0 prints it. */
 static inline int qt_finalize(void)
 {
