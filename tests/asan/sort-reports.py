@@ -110,6 +110,7 @@ def main():
     ap.add_argument('--patched', required=True)
     ap.add_argument('folders', nargs='+')
     args = ap.parse_args()
+    args.root, args.tree = os.path.abspath(args.root), os.path.abspath(args.tree)
 
     ours_files = repo_files(args.root)
     if os.path.exists(args.patched):
