@@ -13,15 +13,15 @@
  * 4 ranks or more).  Each iteration every rank exchanges with both
  * neighbours; at iteration KILL_AT the victim (rank 2) kills itself with
  * SIGKILL.  The survivors must see the failure as an error at that
- * iteration, the one before (over TCP) or the next, never hang or crash: a neighbour of the victim
- * gets MPIX_ERR_PROC_FAILED (from the wait, a status or the fence), and
- * every survivor, once it sees an error, revokes MPI_COMM_WORLD, so that
- * the others' waits end with MPIX_ERR_REVOKED (a neighbour too, when
- * another survivor revoked first; at least one survivor must have seen
- * MPIX_ERR_PROC_FAILED itself).  The survivors then free what
- * they hold, shrink MPI_COMM_WORLD and run a new ring of the same kind on
- * the survivors, checking every value received; the verdict is agreed on
- * the shrunk communicator.
+ * iteration, the one before (over TCP) or the next, never hang or crash:
+ * a neighbour of the victim gets MPIX_ERR_PROC_FAILED (from the wait, a
+ * status or the fence), and every survivor, once it sees an error, revokes
+ * MPI_COMM_WORLD, so that the others' waits end with MPIX_ERR_REVOKED (a
+ * neighbour too, when another survivor revoked first; at least one
+ * survivor must have seen MPIX_ERR_PROC_FAILED itself).  The survivors then
+ * free what they hold, shrink MPI_COMM_WORLD and run a new ring of the same
+ * kind on the survivors, checking every value received; the verdict is
+ * agreed on the shrunk communicator.
  *
  * argv[1], the kind of ring:
  *   plain   MPI_Startall / MPI_Waitall on persistent requests (control)
