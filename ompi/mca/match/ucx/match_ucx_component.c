@@ -367,25 +367,36 @@ void mca_match_ucx_slot_release(uint32_t index)
     }
 }
 
-/* lock held: which lanes UCX chose for a new endpoint (verbose 60), the
- * one place that tells whether a transfer is offloaded or emulated */
-static void match_ucx_report_ep(ucp_ep_h ep)
+/* lock held: UCX's description of an endpoint's lanes (ucp_ep_print_info,
+ * the one place UCX 1.13 tells whether a transfer is offloaded or
+ * emulated), to be freed; NULL if it cannot be had */
+static char *match_ucx_ep_text(ucp_ep_h ep)
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *stream;
+    FILE *stream = open_memstream(&text, &len);
+
+    if (NULL == stream) {
+        return NULL;
+    }
+    ucp_ep_print_info(ep, stream);
+    fclose(stream);
+    return text;
+}
+
+/* lock held: which lanes UCX chose for a new endpoint (verbose 60) */
+static void match_ucx_report_ep(ucp_ep_h ep)
+{
+    char *text;
 
     if (!opal_output_check_verbosity(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT)) {
         return;
     }
-    stream = open_memstream(&text, &len);
-    if (NULL == stream) {
-        return;
+    text = match_ucx_ep_text(ep);
+    if (NULL != text) {
+        opal_output(OMPI_MATCH_BASE_OUTPUT, "match:ucx: new endpoint\n%s", text);
+        free(text);
     }
-    ucp_ep_print_info(ep, stream);
-    fclose(stream);
-    opal_output(OMPI_MATCH_BASE_OUTPUT, "match:ucx: new endpoint\n%s", text);
-    free(text);
 }
 
 #if OPAL_ENABLE_FT_MPI
@@ -393,23 +404,14 @@ static void match_ucx_report_ep(ucp_ep_h ep)
  * messages, answered by the target's worker.  UCX 1.13 ends the target
  * process (ucp_rma_sw_send_cmpl: "unexpected error") when that answer
  * goes to a source that has died, so under ULFM such a peer does not get
- * the channel.  ucp_ep_print_info is the only place UCX 1.13 tells: an
- * endpoint with a lane for remote memory access lists its put protocols
- * ("put[N]"); text that cannot be read counts as emulated. */
+ * the channel.  An endpoint with a lane for remote memory access lists
+ * its put protocols ("put[N]"); text that cannot be read counts as
+ * emulated. */
 static bool match_ucx_puts_emulated(ucp_ep_h ep)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *stream;
-    bool emulated;
+    char *text = match_ucx_ep_text(ep);
+    bool emulated = NULL == text || NULL == strstr(text, "lane[") || NULL == strstr(text, "put[");
 
-    stream = open_memstream(&text, &len);
-    if (NULL == stream) {
-        return true;
-    }
-    ucp_ep_print_info(ep, stream);
-    fclose(stream);
-    emulated = NULL == text || NULL == strstr(text, "lane[") || NULL == strstr(text, "put[");
     free(text);
     return emulated;
 }
