@@ -139,6 +139,7 @@ typedef struct {
     opal_list_t sending;          /**< sends waiting for ACCEPT */
     uint32_t next_channel;
     uint64_t next_offer;
+    bool stopping;                /**< its handshake receives are being cancelled */
 } match_pml_comm_t;
 static OBJ_CLASS_INSTANCE(match_pml_comm_t, opal_list_item_t, NULL, NULL);
 
@@ -288,6 +289,7 @@ static match_pml_comm_t *match_pml_comm_get(ompi_communicator_t *comm, int *ret)
     OBJ_CONSTRUCT(&state->sending, opal_list_t);
     state->next_channel = 0;
     state->next_offer = 0;
+    state->stopping = false;
 
     *ret = MCA_PML_CALL(irecv_init(&state->offer_buf, sizeof(match_pml_msg_t), MPI_BYTE,
                                    MPI_ANY_SOURCE, MATCH_PML_TAG_OFFER, comm,
@@ -331,6 +333,11 @@ static void match_pml_comm_destroy(match_pml_comm_t *state)
 {
     opal_list_item_t *item;
 
+    /* A PML may complete a cancel only from its progress (pml cm), which
+     * runs ours too, in this thread and without contention for the lock
+     * when threads are not in use: the poll must not take the cancelled
+     * receive for a message and start it again. */
+    state->stopping = true;
     match_pml_stop_recv(&state->offer_req);
     match_pml_stop_recv(&state->accept_req);
     while (NULL != (item = opal_list_remove_first(&state->posted))) {
@@ -470,7 +477,7 @@ static int match_pml_poll(match_pml_comm_t *state, ompi_request_t **req, match_p
     size_t got;
     int source;
 
-    if (NULL == *req || !REQUEST_COMPLETE(*req)) {
+    if (NULL == *req || !REQUEST_COMPLETE(*req) || state->stopping) {
         return 0;
     }
     got = (*req)->req_status._ucount;
