@@ -18,7 +18,7 @@ status=0
 fail() { echo "FAIL: $*"; status=1; }
 
 components=$("$info" --parsable 2>&1) || fail "ompi_info exited non-zero"
-for want in "match:pml" "match:sm" "match:ucx" "queue:default" "queue:cuda" "queue:hip"; do
+for want in "match:pml" "match:sm" "match:ucx" "match:ofi" "queue:default" "queue:cuda" "queue:hip"; do
     fw=${want%%:*}
     comp=${want##*:}
     echo "$components" | grep -q "^mca:$fw:$comp:version" || fail "ompi_info does not list component $comp of framework $fw"
@@ -33,7 +33,8 @@ params=$("$info" --param match all --level 9 --parsable 2>&1)
 for p in match_base_verbose match_base_fallback match_pml_priority match_sm_priority \
          match_sm_chunk_size match_sm_ring_chunks match_sm_max_channels match_sm_single_copy \
          match_sm_single_copy_threshold match_ucx_priority match_ucx_max_channels \
-         match_ucx_eager_limit match_ucx_same_node; do
+         match_ucx_eager_limit match_ucx_same_node match_ofi_priority match_ofi_max_channels \
+         match_ofi_inject_limit match_ofi_same_node match_ofi_provider_include; do
     echo "$params" | grep -q ":param:$p:value:" || fail "ompi_info --param match all does not show $p"
 done
 

@@ -105,6 +105,7 @@ typedef enum {
     MCA_MATCH_CHANNEL_PML = 0, /**< the pairing module's PML channel (fallback) */
     MCA_MATCH_CHANNEL_SM = 1,  /**< shared memory between processes of one node */
     MCA_MATCH_CHANNEL_UCX = 2, /**< UCX remote memory access (puts and flags) */
+    MCA_MATCH_CHANNEL_OFI = 3, /**< libfabric remote memory access (writes with CQ data) */
 } mca_match_channel_id_t;
 
 /** Most bytes of a channel info's tail (remote keys, addresses). */

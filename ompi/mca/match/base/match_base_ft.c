@@ -13,8 +13,8 @@
  *
  * Open MPI's wait and test functions, and the queue engine, ask
  * ompi_request_is_failed whether a process failure or a revoked
- * communicator ends a request they wait for.  A matched request on the sm
- * or ucx channel moves its data without the PML, so nothing else would
+ * communicator ends a request they wait for.  A matched request on the sm,
+ * ucx or ofi channel moves its data without the PML, so nothing else would
  * notice that its peer died: it would wait on a ring or a flag forever.
  * The base answers for matched requests from the communicator's view of
  * the peer and has the channel drop the transfer (abort); on the pml

@@ -17,8 +17,8 @@
  * request (mca_match_request_t).  It keeps the original request's kind
  * (OMPI_REQUEST_PML or OMPI_REQUEST_COLL), is persistent and carries the
  * communicator, so MPI_Start, MPI_Startall, MPI_Wait*, MPI_Test*, the error
- * handlers and MPI_Request_free work on it unchanged.  On an sm or ucx
- * channel the request runs the channel itself: once matched, its req_start
+ * handlers and MPI_Request_free work on it unchanged.  On an sm, ucx or
+ * ofi channel the request runs the channel itself: once matched, its req_start
  * is the channel's start, and the channel completes it (mr_chan,
  * mr_chan_ops).  On the pml channel each start runs a PML persistent
  * request (mr_inner) and completes the matched request when that request
@@ -91,7 +91,7 @@ typedef struct mca_match_request_t {
     mca_match_p2p_desc_t mr_desc;      /**< point-to-point: the program's arguments */
     ompi_request_t *mr_original;       /**< the program's request until matched */
     ompi_request_t *mr_inner;          /**< pml channel, collective: what each start runs */
-    /** sm, ucx: the channel running on this request, and its half of the
+    /** sm, ucx, ofi: the channel running on this request, and its half of the
      * pair (neither they nor mr_inner: MPI_PROC_NULL) */
     const mca_match_channel_ops_t *mr_chan_ops;
     void *mr_chan;

@@ -1,0 +1,174 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/**
+ * @file
+ *
+ * match/ofi: channels between matched requests over libfabric remote
+ * memory access, with the component's own fabric, domain, address vector,
+ * completion queue and reliable datagram endpoint, opened at the first pair
+ * that uses them.
+ *
+ * Each half of a channel, send or receive, holds a *slot* of this
+ * process's slot table.  A slot is named by a 64-bit value, its index and
+ * its generation (how often it was handed out), and that value is the
+ * remote completion queue data the peer sends with every write meant for
+ * the half.  A write whose data names a slot's earlier generation is meant
+ * for a channel already gone, and is ignored.
+ *
+ * The receiver registers, at match time, where the message lands: its
+ * receive buffer when the receive is contiguous, else a bounce buffer of
+ * the message's packed size (unpacked at completion), with remote write
+ * access.  The sender registers nothing of its own but the component's
+ * *doorbell*, a small region every endpoint has, which the receiver's
+ * grants target (zero bytes written: the completion data is the grant).
+ *
+ * Receive m: the start writes a grant to the sender (zero bytes, injected,
+ * with the sender's slot as data), then waits for the completion entry
+ * that names its own slot: the sender's write of message m, which is in
+ * the buffer when the entry is read.  Send m: once the sender's slot has
+ * counted m grants (grants that come before the send starts are counted
+ * in the slot, so none is lost), the start writes the message into the
+ * receiver's buffer, with the receiver's slot as data: injected when it
+ * fits the inject limit (the send is then complete at once), else posted
+ * with FI_TRANSMIT_COMPLETE, and the send completes at its local
+ * completion.  Since the sender writes only after the grant, at most one
+ * message of a pair is in flight and a synchronous send, always granted
+ * before it writes, completes once its receive has started.
+ *
+ * A pair moves min(sender's bytes, receiver's bytes) per message; the
+ * receive reports MPI_ERR_TRUNCATE when the sender's are more.  A
+ * zero-byte message is the completion data alone (written into the
+ * receiver's doorbell).
+ */
+
+#ifndef MCA_MATCH_OFI_H
+#define MCA_MATCH_OFI_H
+
+#include "ompi_config.h"
+
+#include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_rma.h>
+
+#include "opal/datatype/opal_convertor.h"
+#include "opal/mca/threads/mutex.h"
+#include "ompi/mca/match/match.h"
+#include "ompi/request/request.h"
+
+BEGIN_C_DECLS
+
+/** Low bits of a slot's completion data: its index (so at most 2^24
+ * slots); the generation is above them, in as many bits as the
+ * provider's completion data carries. */
+#define MCA_MATCH_OFI_INDEX_BITS 24
+#define MCA_MATCH_OFI_INDEX_MASK ((UINT64_C(1) << MCA_MATCH_OFI_INDEX_BITS) - 1)
+
+typedef struct mca_match_ofi_component_t {
+    mca_match_base_component_t super;
+    int priority;
+    unsigned int max_channels; /**< slots: channel halves of this process */
+    unsigned int inject_limit; /**< messages up to this many bytes are injected */
+    bool same_node;            /**< also serve peers of this node (else leave them to sm) */
+    char *provider_include;    /**< comma list of providers, empty: Open MPI's lists */
+} mca_match_ofi_component_t;
+
+OMPI_DECLSPEC extern mca_match_ofi_component_t mca_match_ofi_component;
+extern mca_match_base_module_t mca_match_ofi_module;
+
+struct mca_match_request_t;
+struct mca_match_ofi_half_t;
+
+/**
+ * A slot of the table.  Its counter of remote writes and the context of
+ * its write in flight live here rather than in the half: a grant may come
+ * before the sender's half exists (between offer and connect), and a
+ * half released while its write is in flight leaves the slot, with the
+ * write's buffer and registration, to its completion.
+ */
+typedef struct mca_match_ofi_slot_t {
+    struct mca_match_ofi_half_t *half; /**< NULL before connect and once released */
+    uint64_t remote;        /**< writes of the peer that named this generation */
+    uint32_t generation;
+    bool used;              /**< handed out (or orphaned) */
+    bool in_flight;         /**< a write with a local completion is posted from ctx */
+    bool orphaned;          /**< released while in flight: freed at the completion */
+    void *keep;             /**< an orphan's bounce buffer */
+    struct fid_mr *keep_mr; /**< an orphan's registration of its source */
+    struct fi_context2 ctx; /**< the write's context (FI_CONTEXT, FI_CONTEXT2) */
+} mca_match_ofi_slot_t;
+
+/** One half of a channel: the matched request's mr_chan. */
+typedef struct mca_match_ofi_half_t {
+    opal_object_t super;
+    struct mca_match_request_t *owner;        /**< the matched request it runs on */
+    struct mca_match_ofi_half_t *next, *prev; /**< on the active list */
+    fi_addr_t peer;         /**< the peer's endpoint in the address vector */
+    uint64_t peer_data;     /**< completion data naming the peer's slot */
+    uint64_t peer_addr;     /**< where writes land: address, or offset without FI_MR_VIRT_ADDR */
+    uint64_t peer_key;
+    uint32_t slot;          /**< own slot index */
+    bool has_slot;
+    bool is_send;
+    bool sync;              /**< synchronous send: completes once granted */
+    bool contiguous;        /**< this side's data is one block at cptr */
+    bool inject;            /**< send: messages are injected */
+    bool truncated;         /**< receive: the sender's message is larger */
+    size_t bytes;           /**< moved per message: min of the two sides */
+    unsigned char *cptr;    /**< contiguous data */
+    unsigned char *bounce;  /**< packed data of a non-contiguous side */
+    struct fid_mr *mr;      /**< receive: the landing buffer; send: its source (FI_MR_LOCAL) */
+    void *desc;             /**< send: the source's descriptor, or NULL */
+    uint64_t count;         /**< messages completed */
+    int stage;              /**< progress of the current message */
+    int status;             /**< error of the current message, MPI_SUCCESS if none */
+    struct ompi_datatype_t *datatype; /**< retained: the program may free it */
+    opal_convertor_t convertor;
+} mca_match_ofi_half_t;
+
+OBJ_CLASS_DECLARATION(mca_match_ofi_half_t);
+
+/** What the matched request of an ofi channel runs. */
+extern const mca_match_channel_ops_t mca_match_ofi_channel_ops;
+
+/** Everything below is under this lock (taken only when threads are in use). */
+extern opal_mutex_t mca_match_ofi_lock;
+
+/* the fabric, the endpoint, the slots, the peers (match_ofi_component.c) */
+int mca_match_ofi_open_fabric(void);
+bool mca_match_ofi_is_open(void);
+struct fid_ep *mca_match_ofi_ep(void);
+struct fid_cq *mca_match_ofi_cq(void);
+const char *mca_match_ofi_provider(void);
+size_t mca_match_ofi_inject_size(void);
+bool mca_match_ofi_mr_local(void);
+size_t mca_match_ofi_max_msg_size(void);
+void mca_match_ofi_own_name(const void **name, size_t *len);
+void mca_match_ofi_doorbell(uint64_t *addr, uint64_t *key);
+bool mca_match_ofi_data_fits(uint64_t data);
+int mca_match_ofi_reach(struct ompi_proc_t *proc, const void *name, size_t len, fi_addr_t *addr);
+int mca_match_ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr,
+                         uint64_t *remote_addr, uint64_t *key, void **desc);
+int mca_match_ofi_slot_alloc(uint32_t *index, uint64_t *data);
+mca_match_ofi_slot_t *mca_match_ofi_slot(uint32_t index);
+mca_match_ofi_slot_t *mca_match_ofi_slot_of_data(uint64_t data);
+mca_match_ofi_slot_t *mca_match_ofi_slot_of_context(void *context);
+void mca_match_ofi_slot_release(uint32_t index, void *keep, struct fid_mr *keep_mr);
+void mca_match_ofi_slot_done(mca_match_ofi_slot_t *slot);
+
+/* halves (match_ofi_request.c) */
+mca_match_ofi_half_t *mca_match_ofi_half_new(struct mca_match_request_t *owner, bool is_send);
+int mca_match_ofi_progress(void);
+void mca_match_ofi_request_fini(void);
+
+END_C_DECLS
+
+#endif /* MCA_MATCH_OFI_H */

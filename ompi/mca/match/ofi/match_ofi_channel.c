@@ -1,0 +1,368 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * Setting a channel up at match time.  Both sides move the smaller of the
+ * two sizes per message (a larger send is truncated, and the receive
+ * reports MPI_ERR_TRUNCATE, as match/sm and match/ucx do).  The receiver,
+ * who knows both sizes, registers where messages land; everything that
+ * can fail on its side is done in accept, which then chooses the fallback.
+ *
+ * Offer:  word 0 the completion data naming the sender's slot, word 1 and
+ *         word 2 the address and key of the sender's doorbell (grants
+ *         land there); tail: endpoint name, provider name.
+ * Accept: word 0 the completion data naming the receiver's slot, word 1
+ *         and word 2 the address (or offset) and key where messages land
+ *         (the receiver's doorbell for zero-byte messages); tail: endpoint
+ *         name, provider name.
+ */
+
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/mca/accelerator/accelerator.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/base/match_request.h"
+#include "ompi/mca/match/ofi/match_ofi.h"
+#include "ompi/proc/proc.h"
+
+/* the tail: two lengths, then the pieces (endpoint name, provider name) */
+#define MATCH_OFI_TAIL_PIECES 2
+
+typedef struct {
+    uint32_t len[MATCH_OFI_TAIL_PIECES];
+} match_ofi_tail_t;
+
+/* lock held: this process's endpoint name and provider into the tail */
+static int match_ofi_tail_pack(mca_match_channel_info_t *info)
+{
+    match_ofi_tail_t head;
+    const void *piece[MATCH_OFI_TAIL_PIECES];
+    size_t len[MATCH_OFI_TAIL_PIECES];
+    size_t at = sizeof(head);
+
+    mca_match_ofi_own_name(&piece[0], &len[0]);
+    piece[1] = mca_match_ofi_provider();
+    len[1] = strlen(piece[1]);
+    for (int i = 0; i < MATCH_OFI_TAIL_PIECES; ++i) {
+        if (at + len[i] > MCA_MATCH_CHANNEL_TAIL_MAX) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        head.len[i] = (uint32_t) len[i];
+        memcpy(info->tail + at, piece[i], len[i]);
+        at += len[i];
+    }
+    memcpy(info->tail, &head, sizeof(head));
+    info->tail_len = (uint32_t) at;
+    return OMPI_SUCCESS;
+}
+
+static bool match_ofi_tail_piece(const mca_match_channel_info_t *info, int which,
+                                 const void **piece, size_t *len)
+{
+    match_ofi_tail_t head;
+    size_t at = sizeof(head);
+
+    if (info->tail_len < sizeof(head) || info->tail_len > MCA_MATCH_CHANNEL_TAIL_MAX) {
+        return false;
+    }
+    memcpy(&head, info->tail, sizeof(head));
+    for (int i = 0; i < which; ++i) {
+        at += head.len[i];
+    }
+    if (at + head.len[which] > info->tail_len) {
+        return false;
+    }
+    *piece = info->tail + at;
+    *len = head.len[which];
+    return true;
+}
+
+/* lock held: the peer's endpoint, from the info it sent.  Endpoint names
+ * of different providers mean nothing to each other: a peer that chose
+ * another provider (another node's hardware, another include list) is
+ * not reached. */
+static int match_ofi_reach_peer(struct ompi_proc_t *peer, const mca_match_channel_info_t *info,
+                                fi_addr_t *addr)
+{
+    const char *own = mca_match_ofi_provider();
+    const void *name, *prov;
+    size_t name_len, prov_len;
+
+    if (!match_ofi_tail_piece(info, 0, &name, &name_len) || 0 == name_len
+        || !match_ofi_tail_piece(info, 1, &prov, &prov_len)) {
+        return OMPI_ERR_BAD_PARAM;
+    }
+    if (prov_len != strlen(own) || 0 != memcmp(prov, own, prov_len)) {
+        opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: %s uses provider %.*s, this process %s: not reached",
+                            OMPI_NAME_PRINT(&peer->super.proc_name), (int) prov_len,
+                            (const char *) prov, own);
+        return OMPI_ERR_UNREACH;
+    }
+    if (!mca_match_ofi_data_fits(info->word[0])) {
+        return OMPI_ERR_UNREACH;
+    }
+    return mca_match_ofi_reach(peer, name, name_len, addr);
+}
+
+static bool match_ofi_on_device(const void *buf)
+{
+    int dev_id;
+    uint64_t flags;
+
+    return NULL != buf && 0 < opal_accelerator.check_addr(buf, &dev_id, &flags);
+}
+
+/* why the channel does not apply to this side of the pair, NULL if it does */
+static const char *match_ofi_declines(const mca_match_request_t *request,
+                                      struct ompi_proc_t *peer)
+{
+    if (NULL == peer) {
+        return "no peer process";
+    }
+    if (!mca_match_ofi_component.same_node
+        && (OPAL_PROC_ON_LOCAL_NODE(peer->super.proc_flags) || peer == ompi_proc_local())) {
+        return "the peer is on this node (match_ofi_same_node=0)";
+    }
+    if (match_ofi_on_device(request->mr_desc.buf)) {
+        return "device memory";
+    }
+    return NULL;
+}
+
+static int match_ofi_decline(const mca_match_request_t *request, const char *why)
+{
+    opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ofi: request %p: not for this pair: %s", (const void *) request,
+                        why);
+    return OMPI_ERR_NOT_SUPPORTED;
+}
+
+static int match_ofi_offer(mca_match_request_t *request, struct ompi_proc_t *peer,
+                           mca_match_channel_info_t *info)
+{
+    const char *why;
+    uint32_t index;
+    uint64_t data, doorbell_addr, doorbell_key;
+    int ret;
+
+    if (MCA_PML_BASE_SEND_BUFFERED == request->mr_desc.mode) {
+        /* a buffered start must complete locally before its receive
+         * starts: the attached buffer is the fallback's business */
+        return match_ofi_decline(request, "buffered send");
+    }
+    why = match_ofi_declines(request, peer);
+    if (NULL != why) {
+        return match_ofi_decline(request, why);
+    }
+    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+    ret = mca_match_ofi_open_fabric();
+    if (OMPI_SUCCESS == ret) {
+        ret = mca_match_ofi_slot_alloc(&index, &data);
+    }
+    if (OMPI_SUCCESS == ret) {
+        ret = match_ofi_tail_pack(info);
+        if (OMPI_SUCCESS != ret) {
+            mca_match_ofi_slot_release(index, NULL, NULL);
+        }
+    }
+    if (OMPI_SUCCESS == ret) {
+        mca_match_ofi_doorbell(&doorbell_addr, &doorbell_key);
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    info->flags = 0;
+    info->word[0] = data;
+    info->word[1] = doorbell_addr;
+    info->word[2] = doorbell_key;
+    return OMPI_SUCCESS;
+}
+
+/* lock held: where the sender's messages land, registered for its writes */
+static int match_ofi_landing(mca_match_ofi_half_t *req, uint64_t *addr, uint64_t *key)
+{
+    void *desc;
+
+    if (0 == req->bytes) {
+        mca_match_ofi_doorbell(addr, key);
+        return OMPI_SUCCESS;
+    }
+    if (!req->contiguous) {
+        req->bounce = malloc(req->bytes);
+        if (NULL == req->bounce) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    return mca_match_ofi_mr_reg(req->contiguous ? (void *) req->cptr : (void *) req->bounce,
+                                req->bytes, FI_REMOTE_WRITE, &req->mr, addr, key, &desc);
+}
+
+static int match_ofi_accept(mca_match_request_t *request, struct ompi_proc_t *peer,
+                            const mca_match_channel_info_t *offer, mca_match_channel_info_t *info)
+{
+    mca_match_ofi_half_t *req;
+    const char *why = match_ofi_declines(request, peer);
+    uint64_t data, addr, key;
+    int ret;
+
+    if (NULL != why) {
+        return match_ofi_decline(request, why);
+    }
+    req = mca_match_ofi_half_new(request, false);
+    if (NULL == req) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    req->bytes = offer->bytes < info->bytes ? offer->bytes : info->bytes;
+    req->truncated = offer->bytes > info->bytes;
+    req->peer_data = offer->word[0];
+    req->peer_addr = offer->word[1];
+    req->peer_key = offer->word[2];
+
+    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+    ret = mca_match_ofi_open_fabric();
+    if (OMPI_SUCCESS != ret) {
+        goto err_unlock;
+    }
+    if (req->bytes > mca_match_ofi_max_msg_size()) {
+        OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+        OBJ_RELEASE(req);
+        return match_ofi_decline(request, "a message larger than the provider's max_msg_size");
+    }
+    ret = match_ofi_reach_peer(peer, offer, &req->peer);
+    if (OMPI_SUCCESS != ret) {
+        goto err_unlock;
+    }
+    ret = mca_match_ofi_slot_alloc(&req->slot, &data);
+    if (OMPI_SUCCESS != ret) {
+        goto err_unlock;
+    }
+    req->has_slot = true;
+    mca_match_ofi_slot(req->slot)->half = req;
+    ret = match_ofi_landing(req, &addr, &key);
+    if (OMPI_SUCCESS != ret) {
+        goto err_unlock;
+    }
+    ret = match_ofi_tail_pack(info);
+    if (OMPI_SUCCESS != ret) {
+        goto err_unlock;
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+
+    opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ofi: receive half in slot %u: %zu bytes into %s%s",
+                        req->slot, req->bytes,
+                        0 == req->bytes ? "the doorbell"
+                        : req->contiguous ? "the receive buffer"
+                                          : "a bounce buffer",
+                        req->truncated ? ", truncated" : "");
+    info->flags = 0;
+    info->word[0] = data;
+    info->word[1] = addr;
+    info->word[2] = key;
+    request->mr_chan = req;
+    request->mr_chan_ops = &mca_match_ofi_channel_ops;
+    return OMPI_SUCCESS;
+
+err_unlock:
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+    OBJ_RELEASE(req); /* the destructor releases what was acquired */
+    return ret;
+}
+
+/* lock held: the sender's source, registered where the provider wants
+ * local buffers registered (injected messages need no registration) */
+static int match_ofi_source(mca_match_ofi_half_t *req)
+{
+    uint64_t addr, key;
+
+    if (!req->contiguous && 0 < req->bytes) {
+        req->bounce = malloc(req->bytes);
+        if (NULL == req->bounce) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    if (req->inject || !mca_match_ofi_mr_local()) {
+        return OMPI_SUCCESS;
+    }
+    return mca_match_ofi_mr_reg(req->contiguous ? (void *) req->cptr : (void *) req->bounce,
+                                req->bytes, FI_WRITE, &req->mr, &addr, &key, &req->desc);
+}
+
+static int match_ofi_connect(mca_match_request_t *request, const mca_match_channel_info_t *offer,
+                             const mca_match_channel_info_t *accept)
+{
+    struct ompi_proc_t *peer = ompi_comm_peer_lookup(request->mr_desc.comm, request->mr_peer);
+    uint32_t index = (uint32_t) (offer->word[0] & MCA_MATCH_OFI_INDEX_MASK);
+    mca_match_ofi_half_t *req;
+    int ret;
+
+    req = mca_match_ofi_half_new(request, true);
+    if (NULL == req) {
+        OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+        mca_match_ofi_slot_release(index, NULL, NULL);
+        OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    req->slot = index;
+    req->has_slot = true;
+    req->bytes = offer->bytes < accept->bytes ? offer->bytes : accept->bytes;
+    req->sync = MCA_PML_BASE_SEND_SYNCHRONOUS == request->mr_desc.mode;
+    req->peer_data = accept->word[0];
+    req->peer_addr = accept->word[1];
+    req->peer_key = accept->word[2];
+
+    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+    /* grants that came before this point are counted in the slot */
+    mca_match_ofi_slot(index)->half = req;
+    req->inject = req->bytes <= mca_match_ofi_inject_size();
+    ret = match_ofi_reach_peer(peer, accept, &req->peer);
+    if (OMPI_SUCCESS == ret) {
+        ret = match_ofi_source(req);
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+    if (OMPI_SUCCESS != ret) {
+        opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: cannot set the send half up (error %d)", ret);
+        OBJ_RELEASE(req);
+        return ret;
+    }
+    opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ofi: send half in slot %u: %zu bytes, %s%s", req->slot, req->bytes,
+                        req->inject ? "injected" : "written", req->sync ? ", synchronous" : "");
+    request->mr_chan = req;
+    request->mr_chan_ops = &mca_match_ofi_channel_ops;
+    return OMPI_SUCCESS;
+}
+
+static void match_ofi_abandon(mca_match_request_t *request, const mca_match_channel_info_t *offer)
+{
+    (void) request;
+    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+    mca_match_ofi_slot_release((uint32_t) (offer->word[0] & MCA_MATCH_OFI_INDEX_MASK), NULL,
+                               NULL);
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+}
+
+mca_match_base_module_t mca_match_ofi_module = {
+    .match_component = &mca_match_ofi_component.super,
+    .match_p2p = NULL,
+    .match_channel_id = MCA_MATCH_CHANNEL_OFI,
+    .match_channel_offer = match_ofi_offer,
+    .match_channel_accept = match_ofi_accept,
+    .match_channel_connect = match_ofi_connect,
+    .match_channel_abandon = match_ofi_abandon,
+};

@@ -1,0 +1,817 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The ofi component: channels over libfabric remote memory access for
+ * pairs that neither sm nor ucx takes.  It only builds channels; pairing
+ * stays with the pml component.  Its fabric, domain, address vector,
+ * completion queue and endpoint are its own (the MTL's and the BTL's are
+ * set up for their protocols and are not reachable from here), made at
+ * the first pair that uses them, so a program that never matches opens
+ * nothing.
+ *
+ * Provider choice.  fi_getinfo is asked for reliable datagram endpoints
+ * with RMA writes; a provider is taken only if remote completion data of
+ * at least 4 bytes comes with it, its memory registration modes are ones
+ * this component follows (FI_MR_LOCAL, FI_MR_VIRT_ADDR, FI_MR_ALLOCATED,
+ * FI_MR_PROV_KEY, FI_MR_ENDPOINT; no raw keys) and it asks for no mode
+ * but FI_CONTEXT or FI_CONTEXT2.  Among those, in the order fi_getinfo
+ * lists them, the first that match_ofi_provider_include names, or when
+ * that is empty, the first Open MPI's own opal_common_ofi_provider_include
+ * names, or when that is empty too, the first that
+ * opal_common_ofi_provider_exclude does not name.  That list's default
+ * leaves out shm, sockets, tcp, udp and the other software providers, as
+ * for the MTL and the BTL: on a cluster with no fabric hardware the
+ * channel stays closed unless a provider is named.  A name matches a
+ * provider when it is one of the provider's layers ("tcp" matches
+ * "tcp;ofi_rxm").
+ */
+
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <rdma/fi_cm.h>
+#include <rdma/fi_errno.h>
+
+#include "opal/class/opal_hash_table.h"
+#include "opal/class/opal_list.h"
+#include "opal/mca/common/ofi/common_ofi.h"
+#include "opal/runtime/opal_progress.h"
+#include "opal/util/argv.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/ofi/match_ofi.h"
+#include "ompi/proc/proc.h"
+
+opal_mutex_t mca_match_ofi_lock = OPAL_MUTEX_STATIC_INIT;
+
+/* registration modes this component follows */
+#define MATCH_OFI_MR_MODES \
+    (FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT)
+
+#define MATCH_OFI_NAME_MAX 512
+#define MATCH_OFI_DOORBELL_BYTES 64
+/* completion queue reads at finalize, so that injected writes leave */
+#define MATCH_OFI_DRAIN_READS 1000
+
+/* A peer's endpoint as this process reaches it, inserted once per peer
+ * and endpoint name (a peer whose endpoint changed, in a new session,
+ * gets a new record). */
+typedef struct {
+    opal_list_item_t super;
+    fi_addr_t addr;
+    size_t name_len;
+    unsigned char *name;
+} match_ofi_peer_t;
+
+static void match_ofi_peer_construct(match_ofi_peer_t *p)
+{
+    p->addr = FI_ADDR_NOTAVAIL;
+    p->name = NULL;
+    p->name_len = 0;
+}
+
+static void match_ofi_peer_destruct(match_ofi_peer_t *p)
+{
+    free(p->name);
+}
+
+static OBJ_CLASS_INSTANCE(match_ofi_peer_t, opal_list_item_t, match_ofi_peer_construct,
+                          match_ofi_peer_destruct);
+
+static struct {
+    int state;                /**< 0 not tried, 1 open, -1 failed */
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_ep *ep;
+    uint64_t mr_mode;         /**< the provider's, as FI_MR_* bits */
+    size_t inject;            /**< messages up to this many bytes are injected */
+    uint64_t gen_mask;        /**< generation bits the completion data carries */
+    uint64_t next_key;        /**< requested keys (without FI_MR_PROV_KEY) */
+    unsigned char name[MATCH_OFI_NAME_MAX];
+    size_t name_len;
+    void *doorbell;
+    struct fid_mr *doorbell_mr;
+    uint64_t doorbell_addr;
+    uint64_t doorbell_key;
+    mca_match_ofi_slot_t *slots;
+    uint32_t *free_slots;     /**< stack of free slot indices */
+    uint32_t nslots;
+    uint32_t nfree;
+    opal_hash_table_t peers;  /**< ompi_proc_t * -> match_ofi_peer_t * */
+    opal_list_t peer_list;    /**< every match_ofi_peer_t made */
+    bool progressing;
+} match_ofi;
+
+static int match_ofi_register(void)
+{
+    mca_base_component_t *v = &mca_match_ofi_component.super.matchm_version;
+    mca_match_ofi_component_t *c = &mca_match_ofi_component;
+
+    c->priority = 20;
+    (void) mca_base_component_var_register(v, "priority",
+                                           "Priority of the ofi match component (channels over "
+                                           "libfabric remote memory access; below sm and ucx, "
+                                           "above pml)",
+                                           MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3,
+                                           MCA_BASE_VAR_SCOPE_READONLY, &c->priority);
+    c->max_channels = 4096;
+    (void) mca_base_component_var_register(v, "max_channels",
+                                           "Channel halves (matched sends and receives) of this "
+                                           "process that may use libfabric at a time (at most "
+                                           "2^24; later pairs fall back)",
+                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
+                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+                                           &c->max_channels);
+    c->inject_limit = 256;
+    (void) mca_base_component_var_register(v, "inject_limit",
+                                           "Messages of up to this many bytes (and no more than "
+                                           "the provider's inject size) are injected: the send "
+                                           "completes when the write is posted; larger ones "
+                                           "complete when the provider reports the write "
+                                           "transmitted (0: inject only zero-byte messages)",
+                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
+                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+                                           &c->inject_limit);
+    c->same_node = false;
+    (void) mca_base_component_var_register(v, "same_node",
+                                           "Also serve pairs whose processes share a node "
+                                           "(default: leave them to sm, ucx or the PML)",
+                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                           MCA_BASE_VAR_SCOPE_READONLY, &c->same_node);
+    c->provider_include = NULL;
+    (void) mca_base_component_var_register(v, "provider_include",
+                                           "Comma-separated libfabric providers the channel may "
+                                           "use, the first that fi_getinfo lists is taken (e.g. "
+                                           "\"cxi\", \"efa\", \"opx,psm2\", \"tcp\"); empty: "
+                                           "follow opal_common_ofi_provider_include, else "
+                                           "opal_common_ofi_provider_exclude (whose default "
+                                           "leaves out software providers such as tcp and "
+                                           "sockets)",
+                                           MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3,
+                                           MCA_BASE_VAR_SCOPE_READONLY, &c->provider_include);
+    /* makes Open MPI's provider lists exist even when no other libfabric
+     * component is opened in this process (no synonyms: this component's
+     * provider_include is its own) */
+    (void) opal_common_ofi_mca_register(NULL);
+    return OMPI_SUCCESS;
+}
+
+static mca_match_base_module_t *match_ofi_init(int *priority)
+{
+    mca_match_ofi_component_t *c = &mca_match_ofi_component;
+
+    if (0 == c->max_channels || c->max_channels > MCA_MATCH_OFI_INDEX_MASK + 1) {
+        opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: max_channels must be between 1 and 2^24");
+        return NULL;
+    }
+    memset(&match_ofi, 0, sizeof(match_ofi));
+    *priority = c->priority;
+    return &mca_match_ofi_module;
+}
+
+/* is one of the layers of a provider's name ("tcp;ofi_rxm") in the list? */
+static bool match_ofi_listed(const char *prov_name, char **list)
+{
+    char **layers;
+    bool found = false;
+
+    if (NULL == list || NULL == prov_name) {
+        return false;
+    }
+    layers = opal_argv_split(prov_name, ';');
+    for (int i = 0; NULL != layers && NULL != layers[i] && !found; ++i) {
+        for (int j = 0; NULL != list[j]; ++j) {
+            if (0 == strcasecmp(layers[i], list[j])) {
+                found = true;
+                break;
+            }
+        }
+    }
+    opal_argv_free(layers);
+    return found;
+}
+
+/* the registration modes as FI_MR_* bits (a provider may still answer
+ * with the two modes of libfabric before 1.5) */
+static uint64_t match_ofi_mr_bits(const struct fi_info *p)
+{
+    if (FI_MR_BASIC == p->domain_attr->mr_mode) {
+        return FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+    }
+    if (FI_MR_SCALABLE == p->domain_attr->mr_mode) {
+        return 0;
+    }
+    return (uint64_t) p->domain_attr->mr_mode;
+}
+
+/* why the channel cannot run over this provider, NULL if it can */
+static const char *match_ofi_unfit(const struct fi_info *p)
+{
+    if (p->domain_attr->cq_data_size < 4) {
+        return "remote completion data of fewer than 4 bytes";
+    }
+    if (0 != (match_ofi_mr_bits(p) & ~(uint64_t) MATCH_OFI_MR_MODES)) {
+        return "a memory registration mode this component does not follow";
+    }
+    if (p->domain_attr->mr_key_size > sizeof(uint64_t)) {
+        return "raw memory keys";
+    }
+    if (0 != (p->mode & ~(FI_CONTEXT | FI_CONTEXT2))) {
+        return "a mode bit other than FI_CONTEXT or FI_CONTEXT2";
+    }
+    return NULL;
+}
+
+static bool match_ofi_nonempty(const char *s)
+{
+    return NULL != s && '\0' != s[0];
+}
+
+/* the first fitting provider of the list by the rules above, or NULL */
+static struct fi_info *match_ofi_choose(struct fi_info *list)
+{
+    const char *include = mca_match_ofi_component.provider_include;
+    const char *exclude = NULL;
+    char **inc = NULL, **exc = NULL;
+    struct fi_info *chosen = NULL;
+
+    if (!match_ofi_nonempty(include)) {
+        include = NULL;
+        if (NULL != opal_common_ofi.prov_include
+            && match_ofi_nonempty(*opal_common_ofi.prov_include)) {
+            include = *opal_common_ofi.prov_include;
+        } else if (NULL != opal_common_ofi.prov_exclude
+                   && match_ofi_nonempty(*opal_common_ofi.prov_exclude)) {
+            exclude = *opal_common_ofi.prov_exclude;
+        }
+    }
+    if (NULL != include) {
+        inc = opal_argv_split(include, ',');
+    }
+    if (NULL != exclude) {
+        exc = opal_argv_split(exclude, ',');
+    }
+    for (struct fi_info *p = list; NULL != p; p = p->next) {
+        const char *name = p->fabric_attr->prov_name;
+        const char *why = NULL;
+
+        if (NULL != inc && !match_ofi_listed(name, inc)) {
+            why = "not included";
+        } else if (NULL != exc && match_ofi_listed(name, exc)) {
+            why = "excluded (opal_common_ofi_provider_exclude)";
+        } else {
+            why = match_ofi_unfit(p);
+        }
+        if (NULL == why) {
+            chosen = p;
+            break;
+        }
+        opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: provider %s (domain %s) skipped: %s", name,
+                            p->domain_attr->name, why);
+    }
+    opal_argv_free(inc);
+    opal_argv_free(exc);
+    return chosen;
+}
+
+/* lock held: close a registration bound to the endpoint or the domain */
+static void match_ofi_mr_close(struct fid_mr *mr)
+{
+    if (NULL != mr) {
+        (void) fi_close(&mr->fid);
+    }
+}
+
+/* lock held: read the completion queue for a while, so that injected
+ * writes leave over providers that move data only when progressed, and
+ * the writes in flight complete */
+static void match_ofi_drain(void)
+{
+    struct fi_cq_data_entry entry[8];
+    struct fi_cq_err_entry err;
+
+    for (int i = 0; i < MATCH_OFI_DRAIN_READS; ++i) {
+        ssize_t n = fi_cq_read(match_ofi.cq, entry, 8);
+
+        if (-FI_EAVAIL == n) {
+            memset(&err, 0, sizeof(err));
+            (void) fi_cq_readerr(match_ofi.cq, &err, 0);
+        }
+    }
+}
+
+static void match_ofi_teardown(void)
+{
+    opal_list_item_t *item;
+
+    if (match_ofi.progressing) {
+        (void) opal_progress_unregister(mca_match_ofi_progress);
+        match_ofi.progressing = false;
+    }
+    if (NULL != match_ofi.cq && NULL != match_ofi.ep) {
+        match_ofi_drain();
+    }
+    for (uint32_t i = 0; NULL != match_ofi.slots && i < match_ofi.nslots; ++i) {
+        mca_match_ofi_slot_t *s = &match_ofi.slots[i];
+
+        /* halves the program did not free keep their memory, not their
+         * registration: the domain goes */
+        if (NULL != s->half) {
+            match_ofi_mr_close(s->half->mr);
+            s->half->mr = NULL;
+            s->half->has_slot = false;
+        }
+        match_ofi_mr_close(s->keep_mr);
+        free(s->keep);
+    }
+    match_ofi_mr_close(match_ofi.doorbell_mr);
+    if (NULL != match_ofi.ep) {
+        (void) fi_close(&match_ofi.ep->fid);
+    }
+    if (NULL != match_ofi.av) {
+        (void) fi_close(&match_ofi.av->fid);
+    }
+    if (NULL != match_ofi.cq) {
+        (void) fi_close(&match_ofi.cq->fid);
+    }
+    if (NULL != match_ofi.domain) {
+        (void) fi_close(&match_ofi.domain->fid);
+    }
+    if (NULL != match_ofi.fabric) {
+        (void) fi_close(&match_ofi.fabric->fid);
+    }
+    if (NULL != match_ofi.info) {
+        fi_freeinfo(match_ofi.info);
+    }
+    if (0 != match_ofi.state) {
+        while (NULL != (item = opal_list_remove_first(&match_ofi.peer_list))) {
+            OBJ_RELEASE(item);
+        }
+        OBJ_DESTRUCT(&match_ofi.peers);
+        OBJ_DESTRUCT(&match_ofi.peer_list);
+    }
+    free(match_ofi.doorbell);
+    free(match_ofi.slots);
+    free(match_ofi.free_slots);
+    memset(&match_ofi, 0, sizeof(match_ofi));
+}
+
+/* lock held: the fabric, the endpoint, the doorbell and the slots, once */
+int mca_match_ofi_open_fabric(void)
+{
+    const mca_match_ofi_component_t *c = &mca_match_ofi_component;
+    struct fi_info *hints = NULL, *list = NULL, *chosen;
+    struct fi_av_attr av_attr;
+    struct fi_cq_attr cq_attr;
+    const char *what = NULL;
+    void *desc;
+    int ret;
+
+    if (0 != match_ofi.state) {
+        return 1 == match_ofi.state ? OMPI_SUCCESS : OMPI_ERR_NOT_AVAILABLE;
+    }
+    match_ofi.state = -1;
+    OBJ_CONSTRUCT(&match_ofi.peers, opal_hash_table_t);
+    OBJ_CONSTRUCT(&match_ofi.peer_list, opal_list_t);
+    if (OPAL_SUCCESS != opal_hash_table_init(&match_ofi.peers, 64)) {
+        goto err;
+    }
+
+    hints = fi_allocinfo();
+    if (NULL == hints) {
+        goto err;
+    }
+    /* remote completion data is no capability bit: cq_data_size tells
+     * (match_ofi_unfit) */
+    hints->caps = FI_RMA | FI_WRITE | FI_REMOTE_WRITE;
+    hints->mode = FI_CONTEXT | FI_CONTEXT2;
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->domain_attr->mr_mode = MATCH_OFI_MR_MODES;
+    /* every call is made under mca_match_ofi_lock */
+    hints->domain_attr->threading = FI_THREAD_DOMAIN;
+    /* the API of the headers built against; a library older than them
+     * refuses it, and is asked again with an API every provider knows */
+    ret = fi_getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), NULL, NULL, 0ULL, hints,
+                     &list);
+    if (0 != ret && -FI_ENODATA != ret) {
+        ret = fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0ULL, hints, &list);
+    }
+    fi_freeinfo(hints);
+    if (0 != ret) {
+        what = "fi_getinfo";
+        goto err_fi;
+    }
+    chosen = match_ofi_choose(list);
+    if (NULL == chosen) {
+        fi_freeinfo(list);
+        opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: no libfabric provider fits (match_base_verbose 60 "
+                            "tells why each was skipped): pairs fall back");
+        goto err;
+    }
+    match_ofi.info = fi_dupinfo(chosen);
+    fi_freeinfo(list);
+    if (NULL == match_ofi.info) {
+        goto err;
+    }
+    match_ofi.mr_mode = match_ofi_mr_bits(match_ofi.info);
+    match_ofi.inject = c->inject_limit < match_ofi.info->tx_attr->inject_size
+                           ? c->inject_limit
+                           : match_ofi.info->tx_attr->inject_size;
+    match_ofi.gen_mask = match_ofi.info->domain_attr->cq_data_size >= sizeof(uint64_t)
+                             ? (UINT64_C(1) << (64 - MCA_MATCH_OFI_INDEX_BITS)) - 1
+                             : (UINT64_C(1) << (8 * match_ofi.info->domain_attr->cq_data_size
+                                                - MCA_MATCH_OFI_INDEX_BITS)) - 1;
+    match_ofi.next_key = 1;
+
+    ret = fi_fabric(match_ofi.info->fabric_attr, &match_ofi.fabric, NULL);
+    if (0 != ret) {
+        what = "fi_fabric";
+        goto err_fi;
+    }
+    ret = fi_domain(match_ofi.fabric, match_ofi.info, &match_ofi.domain, NULL);
+    if (0 != ret) {
+        what = "fi_domain";
+        goto err_fi;
+    }
+    memset(&av_attr, 0, sizeof(av_attr));
+    av_attr.type = match_ofi.info->domain_attr->av_type;
+    ret = fi_av_open(match_ofi.domain, &av_attr, &match_ofi.av, NULL);
+    if (0 != ret) {
+        what = "fi_av_open";
+        goto err_fi;
+    }
+    /* room for a local completion per slot and a remote one per slot */
+    memset(&cq_attr, 0, sizeof(cq_attr));
+    cq_attr.format = FI_CQ_FORMAT_DATA;
+    cq_attr.wait_obj = FI_WAIT_NONE;
+    cq_attr.size = 2 * (size_t) c->max_channels;
+    ret = fi_cq_open(match_ofi.domain, &cq_attr, &match_ofi.cq, NULL);
+    if (0 != ret) {
+        /* the provider's own size, then */
+        cq_attr.size = 0;
+        ret = fi_cq_open(match_ofi.domain, &cq_attr, &match_ofi.cq, NULL);
+    }
+    if (0 != ret) {
+        what = "fi_cq_open";
+        goto err_fi;
+    }
+    ret = fi_endpoint(match_ofi.domain, match_ofi.info, &match_ofi.ep, NULL);
+    if (0 != ret) {
+        what = "fi_endpoint";
+        goto err_fi;
+    }
+    ret = fi_ep_bind(match_ofi.ep, &match_ofi.av->fid, 0);
+    if (0 == ret) {
+        /* local completions of writes, and remote ones of the peers' writes */
+        ret = fi_ep_bind(match_ofi.ep, &match_ofi.cq->fid, FI_TRANSMIT | FI_RECV);
+    }
+    if (0 == ret) {
+        ret = fi_enable(match_ofi.ep);
+    }
+    if (0 != ret) {
+        what = "fi_ep_bind/fi_enable";
+        goto err_fi;
+    }
+    match_ofi.name_len = sizeof(match_ofi.name);
+    ret = fi_getname(&match_ofi.ep->fid, match_ofi.name, &match_ofi.name_len);
+    if (0 != ret) {
+        what = "fi_getname";
+        goto err_fi;
+    }
+
+    /* what grants, and zero-byte messages, are written into */
+    match_ofi.doorbell = calloc(1, MATCH_OFI_DOORBELL_BYTES);
+    match_ofi.nslots = c->max_channels;
+    match_ofi.slots = calloc(match_ofi.nslots, sizeof(mca_match_ofi_slot_t));
+    match_ofi.free_slots = malloc(match_ofi.nslots * sizeof(uint32_t));
+    if (NULL == match_ofi.doorbell || NULL == match_ofi.slots || NULL == match_ofi.free_slots) {
+        goto err;
+    }
+    ret = mca_match_ofi_mr_reg(match_ofi.doorbell, MATCH_OFI_DOORBELL_BYTES, FI_REMOTE_WRITE,
+                               &match_ofi.doorbell_mr, &match_ofi.doorbell_addr,
+                               &match_ofi.doorbell_key, &desc);
+    if (OMPI_SUCCESS != ret) {
+        goto err;
+    }
+    for (uint32_t i = 0; i < match_ofi.nslots; ++i) {
+        match_ofi.free_slots[i] = match_ofi.nslots - 1 - i;
+    }
+    match_ofi.nfree = match_ofi.nslots;
+    match_ofi.state = 1;
+    /* the endpoint is progressed from now on: a peer's writes, and over
+     * connection-based providers its connection, need this side too */
+    match_ofi.progressing = true;
+    (void) opal_progress_register(mca_match_ofi_progress);
+    opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ofi: provider %s (fabric %s, domain %s), mr_mode 0x%llx, "
+                        "completion data %zu bytes, messages up to %zu bytes injected, %u slots",
+                        match_ofi.info->fabric_attr->prov_name, match_ofi.info->fabric_attr->name,
+                        match_ofi.info->domain_attr->name, (unsigned long long) match_ofi.mr_mode,
+                        match_ofi.info->domain_attr->cq_data_size, match_ofi.inject,
+                        match_ofi.nslots);
+    return OMPI_SUCCESS;
+
+err_fi:
+    opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ofi: %s failed (%s): pairs fall back", what, fi_strerror(-ret));
+err:
+    /* state stays -1: the next pair does not try again */
+    match_ofi_teardown();
+    match_ofi.state = -1;
+    OBJ_CONSTRUCT(&match_ofi.peers, opal_hash_table_t);
+    OBJ_CONSTRUCT(&match_ofi.peer_list, opal_list_t);
+    return OMPI_ERR_NOT_AVAILABLE;
+}
+
+bool mca_match_ofi_is_open(void)
+{
+    return 1 == match_ofi.state;
+}
+
+struct fid_ep *mca_match_ofi_ep(void)
+{
+    return match_ofi.ep;
+}
+
+struct fid_cq *mca_match_ofi_cq(void)
+{
+    return match_ofi.cq;
+}
+
+const char *mca_match_ofi_provider(void)
+{
+    return NULL != match_ofi.info ? match_ofi.info->fabric_attr->prov_name : "";
+}
+
+size_t mca_match_ofi_inject_size(void)
+{
+    return match_ofi.inject;
+}
+
+size_t mca_match_ofi_max_msg_size(void)
+{
+    return match_ofi.info->ep_attr->max_msg_size;
+}
+
+bool mca_match_ofi_mr_local(void)
+{
+    return 0 != (match_ofi.mr_mode & FI_MR_LOCAL);
+}
+
+void mca_match_ofi_own_name(const void **name, size_t *len)
+{
+    *name = match_ofi.name;
+    *len = match_ofi.name_len;
+}
+
+void mca_match_ofi_doorbell(uint64_t *addr, uint64_t *key)
+{
+    *addr = match_ofi.doorbell_addr;
+    *key = match_ofi.doorbell_key;
+}
+
+/* can this process's provider carry a peer's slot name as completion data? */
+bool mca_match_ofi_data_fits(uint64_t data)
+{
+    size_t size = match_ofi.info->domain_attr->cq_data_size;
+
+    return size >= sizeof(uint64_t) || 0 == (data >> (8 * size));
+}
+
+/* lock held: a registration of [buf, buf + len) for access, bound to the
+ * endpoint where the provider wants it; remote_addr is what a peer's write
+ * names (the address, or an offset into the registration without
+ * FI_MR_VIRT_ADDR) */
+int mca_match_ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr,
+                         uint64_t *remote_addr, uint64_t *key, void **desc)
+{
+    int ret;
+
+    /* unique in the domain: providers without FI_MR_PROV_KEY take it as
+     * the key */
+    ret = fi_mr_reg(match_ofi.domain, buf, len, access, 0, match_ofi.next_key++, 0, mr, NULL);
+    if (0 != ret) {
+        *mr = NULL;
+        opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: fi_mr_reg of %zu bytes failed: %s", len,
+                            fi_strerror(-ret));
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (0 != (match_ofi.mr_mode & FI_MR_ENDPOINT)) {
+        ret = fi_mr_bind(*mr, &match_ofi.ep->fid, 0);
+        if (0 == ret) {
+            ret = fi_mr_enable(*mr);
+        }
+        if (0 != ret) {
+            opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                                "match:ofi: binding a registration to the endpoint failed: %s",
+                                fi_strerror(-ret));
+            match_ofi_mr_close(*mr);
+            *mr = NULL;
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    *key = fi_mr_key(*mr);
+    if (FI_KEY_NOTAVAIL == *key) {
+        match_ofi_mr_close(*mr);
+        *mr = NULL;
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    *remote_addr = 0 != (match_ofi.mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t) (uintptr_t) buf : 0;
+    *desc = fi_mr_desc(*mr);
+    return OMPI_SUCCESS;
+}
+
+/* lock held: the peer's endpoint in the address vector */
+int mca_match_ofi_reach(struct ompi_proc_t *proc, const void *name, size_t len, fi_addr_t *addr)
+{
+    match_ofi_peer_t *peer = NULL;
+    void *value;
+
+    if (OPAL_SUCCESS
+        == opal_hash_table_get_value_uint64(&match_ofi.peers, (uint64_t) (uintptr_t) proc,
+                                            &value)) {
+        peer = (match_ofi_peer_t *) value;
+        if (peer->name_len != len || 0 != memcmp(peer->name, name, len)) {
+            peer = NULL;
+        }
+    }
+    if (NULL == peer) {
+        peer = OBJ_NEW(match_ofi_peer_t);
+        if (NULL == peer) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        peer->name = malloc(len);
+        if (NULL == peer->name) {
+            OBJ_RELEASE(peer);
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        memcpy(peer->name, name, len);
+        peer->name_len = len;
+        if (1 != fi_av_insert(match_ofi.av, peer->name, 1, &peer->addr, 0, NULL)) {
+            opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                                "match:ofi: cannot insert the endpoint of %s into the address "
+                                "vector",
+                                OMPI_NAME_PRINT(&proc->super.proc_name));
+            OBJ_RELEASE(peer);
+            return OMPI_ERR_UNREACH;
+        }
+        opal_list_append(&match_ofi.peer_list, &peer->super);
+        if (OPAL_SUCCESS
+            != opal_hash_table_set_value_uint64(&match_ofi.peers, (uint64_t) (uintptr_t) proc,
+                                                peer)) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    *addr = peer->addr;
+    return OMPI_SUCCESS;
+}
+
+/* lock held: a slot with its counter cleared and a new generation; data
+ * is the value that names it in a peer's write */
+int mca_match_ofi_slot_alloc(uint32_t *index, uint64_t *data)
+{
+    mca_match_ofi_slot_t *s;
+
+    if (0 == match_ofi.nfree) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    *index = match_ofi.free_slots[--match_ofi.nfree];
+    s = &match_ofi.slots[*index];
+    s->generation = (uint32_t) ((s->generation + 1) & match_ofi.gen_mask);
+    s->half = NULL;
+    s->remote = 0;
+    s->used = true;
+    s->in_flight = false;
+    s->orphaned = false;
+    s->keep = NULL;
+    s->keep_mr = NULL;
+    *data = ((uint64_t) s->generation << MCA_MATCH_OFI_INDEX_BITS) | *index;
+    return OMPI_SUCCESS;
+}
+
+mca_match_ofi_slot_t *mca_match_ofi_slot(uint32_t index)
+{
+    return &match_ofi.slots[index];
+}
+
+/* lock held: the slot a peer's write names, NULL when the write is meant
+ * for a channel gone since */
+mca_match_ofi_slot_t *mca_match_ofi_slot_of_data(uint64_t data)
+{
+    uint64_t index = data & MCA_MATCH_OFI_INDEX_MASK;
+    mca_match_ofi_slot_t *s;
+
+    if (index >= match_ofi.nslots) {
+        return NULL;
+    }
+    s = &match_ofi.slots[index];
+    if (!s->used || s->orphaned
+        || s->generation != ((data >> MCA_MATCH_OFI_INDEX_BITS) & match_ofi.gen_mask)) {
+        return NULL;
+    }
+    return s;
+}
+
+/* lock held: the slot whose context a local completion carries, or NULL */
+mca_match_ofi_slot_t *mca_match_ofi_slot_of_context(void *context)
+{
+    uintptr_t at = (uintptr_t) context, first;
+    size_t off = offsetof(mca_match_ofi_slot_t, ctx);
+
+    if (NULL == match_ofi.slots || at < (uintptr_t) match_ofi.slots + off) {
+        return NULL;
+    }
+    first = (uintptr_t) match_ofi.slots + off;
+    if (0 != (at - first) % sizeof(mca_match_ofi_slot_t)
+        || (at - first) / sizeof(mca_match_ofi_slot_t) >= match_ofi.nslots) {
+        return NULL;
+    }
+    return &match_ofi.slots[(at - first) / sizeof(mca_match_ofi_slot_t)];
+}
+
+/* lock held: a slot back to the pool with what its half leaves (a bounce
+ * buffer, a registration), released now, or at the completion of the
+ * write still in flight from them */
+void mca_match_ofi_slot_release(uint32_t index, void *keep, struct fid_mr *keep_mr)
+{
+    mca_match_ofi_slot_t *s;
+
+    if (1 != match_ofi.state) {
+        free(keep);
+        return;
+    }
+    s = &match_ofi.slots[index];
+    s->half = NULL;
+    s->keep = keep;
+    s->keep_mr = keep_mr;
+    if (s->in_flight) {
+        s->orphaned = true;
+        return;
+    }
+    mca_match_ofi_slot_done(s);
+}
+
+/* lock held: the slot's write completed (or it is released without one) */
+void mca_match_ofi_slot_done(mca_match_ofi_slot_t *s)
+{
+    s->in_flight = false;
+    if (NULL != s->half) {
+        return;
+    }
+    match_ofi_mr_close(s->keep_mr);
+    free(s->keep);
+    s->keep_mr = NULL;
+    s->keep = NULL;
+    s->orphaned = false;
+    if (s->used) {
+        s->used = false;
+        match_ofi.free_slots[match_ofi.nfree++] = (uint32_t) (s - match_ofi.slots);
+    }
+}
+
+static int match_ofi_finalize(void)
+{
+    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+    mca_match_ofi_request_fini();
+    if (0 != match_ofi.state) {
+        match_ofi_teardown();
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+    return OMPI_SUCCESS;
+}
+
+mca_match_ofi_component_t mca_match_ofi_component = {
+    .super = {
+        .matchm_version = {
+            MCA_MATCH_BASE_VERSION_1_0_0,
+            .mca_component_name = "ofi",
+            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                                  OMPI_RELEASE_VERSION),
+            .mca_register_component_params = match_ofi_register,
+        },
+        .matchm_data = {
+            MCA_BASE_METADATA_PARAM_NONE
+        },
+        .matchm_init = match_ofi_init,
+        .matchm_finalize = match_ofi_finalize,
+    },
+};

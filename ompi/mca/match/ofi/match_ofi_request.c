@@ -1,0 +1,495 @@
+/* -*- Mode: C; c-basic-offset:4 ; indent-tabs-mode:nil -*- */
+/*
+ * Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+ * $COPYRIGHT$
+ *
+ * Additional copyrights may follow
+ *
+ * $HEADER$
+ */
+
+/*
+ * The two halves of an ofi channel, run on the matched requests themselves:
+ * a half is the channel's state for one side of a pair, not a request, so
+ * a start and its completion touch the program's request alone (its
+ * req_start, once matched, is match_ofi_start).
+ *
+ * Receive m: stage 0 injects the grant (zero bytes into the sender's
+ * doorbell, the sender's slot as completion data); stage 1 waits until
+ * the own slot has counted m writes of the sender, then unpacks a bounce
+ * buffer.  Send m: stage 0 waits until the own slot has counted m grants
+ * (and no earlier write of the slot is in flight), and packs a
+ * non-contiguous message; stage 1 posts the write of the message into the
+ * receiver's buffer, the receiver's slot as completion data; stage 2 waits
+ * for the local completion of a write that was not injected.
+ *
+ * A post the provider refuses for now (-FI_EAGAIN: a full queue, or a
+ * connection still being made) leaves the request at its stage on the
+ * active list, and the progress callback, which reads the completion
+ * queue first, posts it again.  libfabric is only called under
+ * mca_match_ofi_lock; completions run after the lock is dropped, since a
+ * completion may start another matched request.
+ */
+
+#include "ompi_config.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include <rdma/fi_errno.h>
+#include <rdma/fi_eq.h>
+
+#include "opal/datatype/opal_convertor.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/base/match_request.h"
+#include "ompi/mca/match/ofi/match_ofi.h"
+
+#define MATCH_OFI_DONE_BATCH 32
+#define MATCH_OFI_CQ_BATCH 16
+#define MATCH_OFI_CQ_ROUNDS 4
+
+static mca_match_ofi_half_t *match_ofi_active = NULL;
+
+/* the source of zero-byte writes (grants, empty messages) */
+static uint64_t match_ofi_zero = 0;
+
+static void match_ofi_half_construct(mca_match_ofi_half_t *req)
+{
+    memset(&req->owner, 0, offsetof(mca_match_ofi_half_t, convertor)
+                               - offsetof(mca_match_ofi_half_t, owner));
+    req->peer = FI_ADDR_NOTAVAIL;
+    OBJ_CONSTRUCT(&req->convertor, opal_convertor_t);
+}
+
+static void match_ofi_half_destruct(mca_match_ofi_half_t *req)
+{
+    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+    if (mca_match_ofi_is_open()) {
+        if (req->has_slot) {
+            /* the slot closes the registration and frees the bounce
+             * buffer, at once or when a write from them completes */
+            mca_match_ofi_slot_release(req->slot, req->bounce, req->mr);
+            req->bounce = NULL;
+        } else if (NULL != req->mr) {
+            (void) fi_close(&req->mr->fid);
+        }
+        req->mr = NULL;
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+    free(req->bounce);
+    OBJ_DESTRUCT(&req->convertor);
+    if (NULL != req->datatype) {
+        OMPI_DATATYPE_RELEASE(req->datatype);
+    }
+}
+
+OBJ_CLASS_INSTANCE(mca_match_ofi_half_t, opal_object_t, match_ofi_half_construct,
+                   match_ofi_half_destruct);
+
+mca_match_ofi_half_t *mca_match_ofi_half_new(mca_match_request_t *owner, bool is_send)
+{
+    mca_match_ofi_half_t *req = OBJ_NEW(mca_match_ofi_half_t);
+    int ret;
+
+    if (NULL == req) {
+        return NULL;
+    }
+    req->owner = owner;
+    req->is_send = is_send;
+    /* the matched request's original request, which held the datatype, is freed */
+    ret = mca_match_base_channel_side_prepare(is_send, owner->mr_desc.buf, owner->mr_desc.count,
+                                              owner->mr_desc.datatype, &req->datatype,
+                                              &req->contiguous, &req->cptr, &req->convertor);
+    if (OMPI_SUCCESS != ret) {
+        OBJ_RELEASE(req);
+        return NULL;
+    }
+    return req;
+}
+
+static void match_ofi_pack(mca_match_ofi_half_t *req)
+{
+    struct iovec iov = {.iov_base = req->bounce, .iov_len = req->bytes};
+    uint32_t iov_count = 1;
+    size_t max_data = req->bytes, zero = 0;
+
+    (void) opal_convertor_set_position(&req->convertor, &zero);
+    (void) opal_convertor_pack(&req->convertor, &iov, &iov_count, &max_data);
+}
+
+static void match_ofi_unpack(mca_match_ofi_half_t *req)
+{
+    struct iovec iov = {.iov_base = req->bounce, .iov_len = req->bytes};
+    uint32_t iov_count = 1;
+    size_t max_data = req->bytes, zero = 0;
+
+    (void) opal_convertor_set_position(&req->convertor, &zero);
+    (void) opal_convertor_unpack(&req->convertor, &iov, &iov_count, &max_data);
+}
+
+/* lock held: a post's outcome.  Returns true when the post is done with
+ * (posted, or failed for good: req->status says), false to try again. */
+static bool match_ofi_posted(mca_match_ofi_half_t *req, ssize_t ret, const char *what)
+{
+    if (OPAL_LIKELY(0 == ret)) {
+        return true;
+    }
+    if (-FI_EAGAIN == ret) {
+        return false;
+    }
+    opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ofi: %s of %zu bytes failed: %s", what,
+                        req->is_send ? req->bytes : (size_t) 0, fi_strerror((int) -ret));
+    req->status = MPI_ERR_OTHER;
+    return true;
+}
+
+/* lock held: the message's write into the receiver's buffer, with the
+ * receiver's slot as completion data.  A write that is not injected
+ * completes once transmitted (FI_TRANSMIT_COMPLETE): the source may be
+ * reused then, and the write no longer depends on this endpoint, so that
+ * a process may close it once its sends are complete; the receiver learns
+ * of the data from its own completion entry, which the provider writes
+ * once the data is placed. */
+static ssize_t match_ofi_write(mca_match_ofi_half_t *req, mca_match_ofi_slot_t *slot)
+{
+    const void *src = 0 == req->bytes  ? (const void *) &match_ofi_zero
+                      : req->contiguous ? (const void *) req->cptr
+                                        : (const void *) req->bounce;
+    struct iovec iov;
+    struct fi_rma_iov rma;
+    struct fi_msg_rma msg;
+    void *desc = req->desc;
+
+    if (req->inject) {
+        return fi_inject_writedata(mca_match_ofi_ep(), src, req->bytes, req->peer_data, req->peer,
+                                   req->peer_addr, req->peer_key);
+    }
+    iov.iov_base = (void *) src;
+    iov.iov_len = req->bytes;
+    rma.addr = req->peer_addr;
+    rma.len = req->bytes;
+    rma.key = req->peer_key;
+    memset(&msg, 0, sizeof(msg));
+    msg.msg_iov = &iov;
+    msg.desc = &desc;
+    msg.iov_count = 1;
+    msg.addr = req->peer;
+    msg.rma_iov = &rma;
+    msg.rma_iov_count = 1;
+    msg.context = &slot->ctx;
+    msg.data = req->peer_data;
+    return fi_writemsg(mca_match_ofi_ep(), &msg,
+                       FI_REMOTE_CQ_DATA | FI_COMPLETION | FI_TRANSMIT_COMPLETE);
+}
+
+/* lock held: the send of message m */
+static bool match_ofi_send_advance(mca_match_ofi_half_t *req, uint64_t m)
+{
+    mca_match_ofi_slot_t *slot = mca_match_ofi_slot(req->slot);
+
+    if (0 == req->stage) {
+        /* the slot's context is free once an aborted start's write completed */
+        if (slot->remote < m || slot->in_flight) {
+            return false;
+        }
+        if (!req->contiguous && 0 < req->bytes) {
+            match_ofi_pack(req);
+        }
+        req->stage = 1;
+    }
+    if (1 == req->stage) {
+        if (!match_ofi_posted(req, match_ofi_write(req, slot), "write")) {
+            return false;
+        }
+        req->count = m;
+        if (MPI_SUCCESS != req->status || req->inject) {
+            return true;
+        }
+        slot->in_flight = true;
+        req->stage = 2;
+    }
+    /* the completion handler clears in_flight (and sets status on error) */
+    return !slot->in_flight;
+}
+
+/* lock held: the receive of message m */
+static bool match_ofi_recv_advance(mca_match_ofi_half_t *req, uint64_t m)
+{
+    if (0 == req->stage) {
+        ssize_t ret = fi_inject_writedata(mca_match_ofi_ep(), &match_ofi_zero, 0, req->peer_data,
+                                          req->peer, req->peer_addr, req->peer_key);
+
+        if (!match_ofi_posted(req, ret, "grant")) {
+            return false;
+        }
+        if (MPI_SUCCESS != req->status) {
+            return true;
+        }
+        req->stage = 1;
+    }
+    if (mca_match_ofi_slot(req->slot)->remote < m) {
+        return false;
+    }
+    if (!req->contiguous && 0 < req->bytes) {
+        match_ofi_unpack(req);
+    }
+    req->count = m;
+    return true;
+}
+
+/* lock held: move what can be moved.  Returns true when the request is
+ * complete. */
+static bool match_ofi_advance(mca_match_ofi_half_t *req)
+{
+    uint64_t m = req->count + 1;
+
+    return req->is_send ? match_ofi_send_advance(req, m) : match_ofi_recv_advance(req, m);
+}
+
+static inline void match_ofi_complete(mca_match_ofi_half_t *req)
+{
+    ompi_status_public_t *status = &req->owner->super.req_status;
+
+    status->MPI_ERROR = req->status;
+    if (OPAL_UNLIKELY(req->truncated) && MPI_SUCCESS == req->status) {
+        status->MPI_ERROR = MPI_ERR_TRUNCATE;
+    }
+    status->_ucount = req->bytes;
+    mca_match_request_channel_done(req->owner);
+}
+
+/* lock held */
+static void match_ofi_list_remove(mca_match_ofi_half_t *req)
+{
+    if (NULL != req->prev) {
+        req->prev->next = req->next;
+    } else {
+        match_ofi_active = req->next;
+    }
+    if (NULL != req->next) {
+        req->next->prev = req->prev;
+    }
+    req->next = req->prev = NULL;
+}
+
+static inline bool match_ofi_listed(const mca_match_ofi_half_t *req)
+{
+    return NULL != req->prev || match_ofi_active == req;
+}
+
+static inline void match_ofi_start_one(mca_match_request_t *owner)
+{
+    mca_match_ofi_half_t *req = (mca_match_ofi_half_t *) owner->mr_chan;
+    bool done;
+
+    mca_match_request_activate(owner);
+    req->status = MPI_SUCCESS;
+    req->stage = 0;
+    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+    if (OPAL_UNLIKELY(!mca_match_ofi_is_open() || !req->has_slot)) {
+        /* the component was finalized under the program's request */
+        req->status = MPI_ERR_OTHER;
+        done = true;
+    } else {
+        done = match_ofi_advance(req);
+    }
+    if (!done) {
+        req->prev = NULL;
+        req->next = match_ofi_active;
+        if (NULL != match_ofi_active) {
+            match_ofi_active->prev = req;
+        }
+        match_ofi_active = req;
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+    if (done) {
+        match_ofi_complete(req);
+    }
+}
+
+/* the matched request's req_start */
+static int match_ofi_start(size_t count, ompi_request_t **requests)
+{
+    if (OPAL_UNLIKELY(mca_match_request_start_refused(count, requests))) {
+        return OMPI_ERR_REQUEST;
+    }
+    for (size_t i = 0; i < count; ++i) {
+        match_ofi_start_one((mca_match_request_t *) requests[i]);
+    }
+    return OMPI_SUCCESS;
+}
+
+static int match_ofi_start_owned(mca_match_request_t *owner)
+{
+    match_ofi_start_one(owner);
+    return OMPI_SUCCESS;
+}
+
+/* lock held: one completion entry.  A local completion carries the
+ * context of the slot whose write it ends (told apart by the context, not
+ * by the flags: a provider may echo FI_REMOTE_CQ_DATA in the local
+ * completion of a write that carried data).  A peer's write has no
+ * context and carries the data that names one of this process's slots: a
+ * grant for a send half, a message for a receive half, counted in the
+ * slot (a write naming a generation gone is ignored). */
+static void match_ofi_dispatch(const struct fi_cq_data_entry *entry)
+{
+    mca_match_ofi_slot_t *slot;
+
+    if (NULL != entry->op_context) {
+        slot = mca_match_ofi_slot_of_context(entry->op_context);
+        if (NULL != slot && slot->in_flight) {
+            mca_match_ofi_slot_done(slot);
+        }
+        return;
+    }
+    if (0 == (entry->flags & FI_REMOTE_CQ_DATA)) {
+        return;
+    }
+    slot = mca_match_ofi_slot_of_data(entry->data);
+    if (NULL != slot) {
+        slot->remote++;
+    } else {
+        opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: a write for slot %llu of a channel gone is ignored",
+                            (unsigned long long) (entry->data & MCA_MATCH_OFI_INDEX_MASK));
+    }
+}
+
+/* lock held: an error entry; the write it names completes in error */
+static void match_ofi_dispatch_error(struct fid_cq *cq)
+{
+    struct fi_cq_err_entry err;
+    mca_match_ofi_slot_t *slot;
+
+    memset(&err, 0, sizeof(err));
+    if (1 != fi_cq_readerr(cq, &err, 0)) {
+        return;
+    }
+    opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ofi: %s failed: %s (%s)",
+                        0 != (err.flags & FI_REMOTE_WRITE) ? "a peer's write" : "a write",
+                        fi_strerror(err.err),
+                        fi_cq_strerror(cq, err.prov_errno, err.err_data, NULL, 0));
+    slot = mca_match_ofi_slot_of_context(err.op_context);
+    if (NULL != slot && slot->in_flight) {
+        if (NULL != slot->half) {
+            slot->half->status = MPI_ERR_OTHER;
+        }
+        mca_match_ofi_slot_done(slot);
+    }
+}
+
+/* lock held: what the completion queue holds, a bounded amount per call */
+static int match_ofi_read_cq(void)
+{
+    struct fid_cq *cq = mca_match_ofi_cq();
+    struct fi_cq_data_entry entry[MATCH_OFI_CQ_BATCH];
+    int events = 0;
+
+    for (int round = 0; round < MATCH_OFI_CQ_ROUNDS; ++round) {
+        ssize_t n = fi_cq_read(cq, entry, MATCH_OFI_CQ_BATCH);
+
+        if (0 < n) {
+            for (ssize_t i = 0; i < n; ++i) {
+                match_ofi_dispatch(&entry[i]);
+            }
+            events += (int) n;
+            if (MATCH_OFI_CQ_BATCH > n) {
+                break;
+            }
+        } else if (-FI_EAVAIL == n) {
+            match_ofi_dispatch_error(cq);
+            ++events;
+        } else {
+            /* -FI_EAGAIN: empty */
+            break;
+        }
+    }
+    return events;
+}
+
+int mca_match_ofi_progress(void)
+{
+    mca_match_ofi_half_t *done[MATCH_OFI_DONE_BATCH];
+    mca_match_ofi_half_t *req, *next;
+    int ndone = 0, events = 0;
+
+    if (!mca_match_ofi_is_open()) {
+        return 0;
+    }
+    if (OPAL_THREAD_TRYLOCK(&mca_match_ofi_lock)) {
+        return 0;
+    }
+    /* the queue is read even with nothing active: over providers that
+     * progress only when called, the peers' connections, the writes
+     * this process injected and those aimed at it move from here */
+    if (mca_match_ofi_is_open()) {
+        events = match_ofi_read_cq();
+    }
+    for (req = match_ofi_active; NULL != req && ndone < MATCH_OFI_DONE_BATCH; req = next) {
+        next = req->next;
+        if (match_ofi_advance(req)) {
+            match_ofi_list_remove(req);
+            done[ndone++] = req;
+        }
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+    for (int i = 0; i < ndone; ++i) {
+        match_ofi_complete(done[i]);
+    }
+    return ndone + events;
+}
+
+/* Neither half can be cancelled once started: a started receive has
+ * granted its sender, which may write into the buffer at any moment (a
+ * grant cannot be taken back), and a send's write may be on its way.
+ * The request is left to complete (MPI allows a cancel to fail). */
+static void match_ofi_cancel(mca_match_request_t *owner)
+{
+    (void) owner;
+}
+
+/* The peer is gone: its grant or its data will never come.  A write in
+ * flight keeps the slot, with its source, until the provider completes
+ * it. */
+static bool match_ofi_abort(mca_match_request_t *owner)
+{
+    mca_match_ofi_half_t *req = (mca_match_ofi_half_t *) owner->mr_chan;
+    bool aborted = false;
+
+    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+    if (match_ofi_listed(req)) {
+        match_ofi_list_remove(req);
+        aborted = true;
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+    return aborted;
+}
+
+static void match_ofi_release(mca_match_request_t *owner)
+{
+    mca_match_ofi_half_t *req = (mca_match_ofi_half_t *) owner->mr_chan;
+
+    owner->mr_chan = NULL;
+    OBJ_RELEASE(req);
+}
+
+const mca_match_channel_ops_t mca_match_ofi_channel_ops = {
+    .start = match_ofi_start,
+    .start_owned = match_ofi_start_owned,
+    .cancel = match_ofi_cancel,
+    .abort = match_ofi_abort,
+    .release = match_ofi_release,
+};
+
+void mca_match_ofi_request_fini(void)
+{
+    match_ofi_active = NULL;
+}
