@@ -21,13 +21,13 @@ components=$("$info" --parsable 2>&1) || fail "ompi_info exited non-zero"
 for want in "match:pml" "match:sm" "match:ucx" "match:ofi" "queue:default" "queue:cuda" "queue:hip"; do
     fw=${want%%:*}
     comp=${want##*:}
-    echo "$components" | grep -q "^mca:$fw:$comp:version" || fail "ompi_info does not list component $comp of framework $fw"
+    grep -q "^mca:$fw:$comp:version" <<< "$components" || fail "ompi_info does not list component $comp of framework $fw"
 done
 
 params=$("$info" --param queue all --level 9 --parsable 2>&1)
 for p in queue_base_verbose queue_default_priority queue_cuda_priority queue_cuda_driver_library \
          queue_hip_priority queue_hip_runtime_library; do
-    echo "$params" | grep -q ":param:$p:value:" || fail "ompi_info --param queue all does not show $p"
+    grep -q ":param:$p:value:" <<< "$params" || fail "ompi_info --param queue all does not show $p"
 done
 params=$("$info" --param match all --level 9 --parsable 2>&1)
 for p in match_base_verbose match_base_fallback match_pml_priority match_sm_priority \
@@ -35,16 +35,19 @@ for p in match_base_verbose match_base_fallback match_pml_priority match_sm_prio
          match_sm_single_copy_threshold match_ucx_priority match_ucx_max_channels \
          match_ucx_eager_limit match_ucx_same_node match_ofi_priority match_ofi_max_channels \
          match_ofi_inject_limit match_ofi_same_node match_ofi_provider_include; do
-    echo "$params" | grep -q ":param:$p:value:" || fail "ompi_info --param match all does not show $p"
+    grep -q ":param:$p:value:" <<< "$params" || fail "ompi_info --param match all does not show $p"
 done
 
-"$info" | grep -Eq "MCA queue: default" || fail "plain ompi_info does not show 'MCA queue: default'"
+# whole outputs into variables: with pipefail, "ompi_info | grep -q" fails
+# whenever grep stops reading before ompi_info has written everything
+summary=$("$info" 2>&1)
+grep -Eq "MCA queue: default" <<< "$summary" || fail "plain ompi_info does not show 'MCA queue: default'"
 version=$(ompi_queue_version)
-"$info" | grep -Eq "^ *Queued communication: $version \(draft chapter 'Queued Communication'\)$" \
+grep -Eq "^ *Queued communication: $version \(draft chapter 'Queued Communication'\)$" <<< "$summary" \
     || fail "ompi_info does not show 'Queued communication: $version (draft chapter ...)'"
-"$info" | grep -Eq "^ *Ident string: $OMPI_VERSION-queue-$version$" \
+grep -Eq "^ *Ident string: $OMPI_VERSION-queue-$version$" <<< "$summary" \
     || fail "ompi_info's ident string is not $OMPI_VERSION-queue-$version"
-"$info" | grep -E "MPI extensions:" | grep -q "graphs" || fail "ompi_info does not list the graphs MPI extension"
+grep -Eq "MPI extensions:.*graphs" <<< "$summary" || fail "ompi_info does not list the graphs MPI extension"
 
 [ "$status" = 0 ] && echo "ompi_info lists the match and queue frameworks and version $version"
 exit $status
