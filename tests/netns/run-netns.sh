@@ -35,6 +35,9 @@
 #                        match/sm, not match/ucx; the ucx pairs put into the
 #                        peer's memory (no mapped shared memory); UCX's RMA
 #                        went over TCP on the veth.  Exit 1 if not.
+#   QTEST_NETNS_CHANNELS=ofi  the same, except that the pairs across nodes
+#                        got match/ofi, none match/ucx (match ^ucx), and
+#                        UCX's endpoints are not checked.
 #   QTEST_NETNS_CHANNELS=declined  the same, except that the ucx channel must
 #                        have declined the pairs across nodes (under ULFM,
 #                        where UCX emulates its puts over TCP): they got the
@@ -155,7 +158,8 @@ mkdir "$tmp/out"
 args=(--hostfile "$tmp/hostfile" -n "$np" --map-by slot --bind-to none
       --prtemca plm_ssh_agent "$here/enter-node.sh" --prtemca plm_ssh_no_tree_spawn 1
       --prtemca oob_tcp_if_include "$IF" --mca btl_tcp_if_include "$IF"
-      -x UCX_NET_DEVICES="$IF" -x QTEST_NETNS_OUT="$tmp/out")
+      -x UCX_NET_DEVICES="$IF" -x FI_TCP_IFACE="$IF" -x FI_SOCKETS_IFACE="$IF"
+      -x QTEST_NETNS_OUT="$tmp/out")
 check=${QTEST_NETNS_CHANNELS:-0}
 if [ "$check" != "0" ]; then
     args+=(--mca match_base_verbose 60 -x UCX_LOG_LEVEL=info)
@@ -185,7 +189,7 @@ done
 awk -v ppn="$ppn" -v expect="$check" -v iface="$IF" -v node0="${nodes[0]}" -v node1="${nodes[1]}" '
     FNR == 1 { rank = FILENAME; sub(/.*rank\./, "", rank); sub(/\..*/, "", rank) }
     /match:base: channel .* for MPI_COMM_WORLD:/ {
-        if ($0 !~ /^\[[a-z0-9]+:[0-9]+\] match:base: channel (sm|ucx|pml) for MPI_COMM_WORLD:[0-9]+ -> MPI_COMM_WORLD:[0-9]+ tag -?[0-9]+ \([0-9]+ -> [0-9]+ bytes\)$/) {
+        if ($0 !~ /^\[[a-z0-9]+:[0-9]+\] match:base: channel (sm|ucx|ofi|pml) for MPI_COMM_WORLD:[0-9]+ -> MPI_COMM_WORLD:[0-9]+ tag -?[0-9]+ \([0-9]+ -> [0-9]+ bytes\)$/) {
             bad = bad "\n  rank " rank ": unexpected line: " $0
             next
         }
@@ -201,7 +205,7 @@ awk -v ppn="$ppn" -v expect="$check" -v iface="$IF" -v node0="${nodes[0]}" -v no
             if ("sm" == chan) { bad = bad "\n  across nodes on sm: " $0 }
         } else {
             within[chan]++
-            if ("ucx" == chan) { bad = bad "\n  on one node on ucx: " $0 }
+            if ("ucx" == chan || "ofi" == chan) { bad = bad "\n  on one node on " chan ": " $0 }
         }
     }
     /match:ucx: .* half: .* into the peer.s slot/ {
@@ -210,18 +214,22 @@ awk -v ppn="$ppn" -v expect="$check" -v iface="$IF" -v node0="${nodes[0]}" -v no
     /match:ucx: UCX emulates puts to .* under ULFM/ { declined++ }
     /UCX  INFO +ep_cfg/ && $0 ~ ("rma[_a-z]*\\([^)]*tcp/" iface) { rma_tcp++ }
     END {
-        printf "netns: matched pairs across nodes: ucx %d, pml %d, sm %d; on one node: sm %d, ucx %d, pml %d\n",
-               across["ucx"], across["pml"], across["sm"], within["sm"], within["ucx"], within["pml"]
+        printf "netns: matched pairs across nodes: ucx %d, ofi %d, pml %d, sm %d; on one node: sm %d, ucx %d, ofi %d, pml %d\n",
+               across["ucx"], across["ofi"], across["pml"], across["sm"], within["sm"], within["ucx"],
+               within["ofi"], within["pml"]
         printf "netns: ucx channel halves: puts %d, stores into mapped memory %d; UCX endpoints with RMA over tcp/%s: %d\n",
                puts, stores, iface, rma_tcp
         if ("declined" == expect) {
             if (0 < across["ucx"]) { bad = bad "\n  a pair across nodes got the ucx channel" }
             if (0 == across["pml"]) { bad = bad "\n  no pair across nodes got the pml channel" }
             if (0 == declined) { bad = bad "\n  the ucx channel never said it declined" }
+        } else if ("ofi" == expect) {
+            if (0 < across["ucx"]) { bad = bad "\n  a pair across nodes got the ucx channel" }
+            if (0 == across["ofi"]) { bad = bad "\n  no pair across nodes got the ofi channel" }
         } else if (0 == across["ucx"]) { bad = bad "\n  no pair across nodes got the ucx channel" }
         if (1 < ppn && 0 == within["sm"]) { bad = bad "\n  no pair on one node got the sm channel" }
         if (0 < stores) { bad = bad "\n  the ucx channel mapped the peer memory: UCX saw shared memory" }
-        if (0 == rma_tcp) { bad = bad "\n  no UCX endpoint with RMA over tcp/" iface }
+        if ("ofi" != expect && 0 == rma_tcp) { bad = bad "\n  no UCX endpoint with RMA over tcp/" iface }
         if ("" != bad) { print "netns: FAIL: channel choice:" bad; exit 1 }
         print "netns: channel choice as expected"
     }' "$tmp"/out/rank.*
