@@ -12,13 +12,18 @@
 # the fork but pass on stock Open MPI 5.0.7 (tests/mpich/stock-failures.txt),
 # and on every failing part/ case (partitioned communication), which stock's
 # list no longer excuses.
+# The whole subset over ob1 and shared memory; with MPICH_TEST_CM=1 a
+# second line, its pt2pt/ and part/ cases on pml cm over libfabric's tcp
+# provider (tests/mpich/cm-line.sh), judged against stock's failures there
+# (tests/mpich/stock-failures-cm.txt, made by
+# MPICH_STOCK_LINE=cm tests/mpich/make-stock-failures.sh).
 # Ends with "N passed, N failed": the cases that pass on the fork, and the
 # regressions; the cases that fail on stock too are counted in neither.
 #
 # Usage: tests/mpich/check-mpich.sh [NAME-PATTERN]
 # Environment: PREFIX (the fork's install, default ./install),
-# MPICH_STOCK_FAILURES (another stock list, for testing the gate), and those
-# of run-mpich.sh.
+# MPICH_STOCK_FAILURES (another stock list for the ob1 line, for testing the
+# gate), MPICH_TEST_CM=1 (also the cm line), and those of run-mpich.sh.
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../contrib/queue/common.sh"
@@ -32,40 +37,76 @@ if [ ! -x "$PREFIX/bin/mpirun" ]; then
 fi
 [ -f "$stock" ] || die "no $stock: make it with tests/mpich/make-stock-failures.sh"
 
-results=$OMPI_QUEUE_BUILD/mpich-tests/fork-results.txt
-MPICH_TEST_KNOWN=$stock bash tests/mpich/run-mpich.sh "$PREFIX" "$results" "${1:-*}" \
-    | sed -u 's/^\([0-9]* passed, [0-9]* failed\)$/fork: \1/'
-[ -s "$results" ] || { echo "no results (see above)"; echo "0 passed, 1 failed"; exit 1; }
+source tests/mpich/cm-line.sh
+cm_line=${MPICH_TEST_CM:-0}
+if [ "$cm_line" != 0 ] && [ ! -f "$MPICH_CM_STOCK" ]; then
+    die "no $MPICH_CM_STOCK: make it with MPICH_STOCK_LINE=cm tests/mpich/make-stock-failures.sh"
+fi
 
-passed=$(grep -c ' PASS$' "$results")
-failed=$(grep -vc ' PASS$' "$results")
-known=0
-regressions=()
-while read -r name np verdict; do
-    [ "$verdict" = PASS ] && continue
-    # partitioned communication is the fork's to make right (patches
-    # 0029-0033): a part/ case that fails fails the gate, whatever stock does
-    if [[ "$name" == part/* ]]; then
-        regressions+=("$name $np $verdict (partitioned: fails the gate even where stock fails)")
-        continue
-    fi
-    if awk -v k="$name $np" '!/^#/ && $1 " " $2 == k { found = 1 } END { exit !found }' "$stock"; then
-        known=$((known + 1))
-    else
-        regressions+=("$name $np $verdict")
-    fi
-done < "$results"
-fixed=$(awk 'NR == FNR { if ($3 == "PASS") pass[$1 " " $2] = 1; next }
-             !/^#/ && ($1 " " $2) in pass' "$results" "$stock" | grep -c .)
-stock_counts=$(sed -n 's/^# stock: //p' "$stock")
+total_passed=0
+total_regressions=0
 
-for r in "${regressions[@]}"; do
-    case "$r" in
-    *partitioned*) echo "FAIL $r" ;;
-    *) echo "REGRESSION $r (passes on stock)" ;;
-    esac
-done
-[ "$fixed" -gt 0 ] && echo "$fixed case(s) of $stock pass on the fork"
-echo "mpich subset: fork $passed passed, $failed failed ($known also fail on stock); stock: $stock_counts"
-echo "$passed passed, ${#regressions[@]} failed"
-[ "${#regressions[@]}" = 0 ]
+# judge LABEL RESULTS STOCK-LIST: prints the line's regressions and counts,
+# adds to the totals
+judge() {
+    local label=$1 results=$2 stock=$3 name np verdict r
+    local passed failed known=0 fixed stock_counts
+    local regressions=()
+
+    passed=$(grep -c ' PASS$' "$results")
+    failed=$(grep -vc ' PASS$' "$results")
+    while read -r name np verdict; do
+        [ "$verdict" = PASS ] && continue
+        # partitioned communication is the fork's to make right (patches
+        # 0029-0033): a part/ case that fails fails the gate, whatever stock does
+        if [[ "$name" == part/* ]]; then
+            regressions+=("$name $np $verdict (partitioned: fails the gate even where stock fails)")
+            continue
+        fi
+        if awk -v k="$name $np" '!/^#/ && $1 " " $2 == k { found = 1 } END { exit !found }' "$stock"; then
+            known=$((known + 1))
+        else
+            regressions+=("$name $np $verdict")
+        fi
+    done < "$results"
+    fixed=$(awk 'NR == FNR { if ($3 == "PASS") pass[$1 " " $2] = 1; next }
+                 !/^#/ && ($1 " " $2) in pass' "$results" "$stock" | grep -c .)
+    stock_counts=$(sed -n 's/^# stock: //p' "$stock")
+
+    for r in "${regressions[@]}"; do
+        case "$r" in
+        *partitioned*) echo "FAIL [$label] $r" ;;
+        *) echo "REGRESSION [$label] $r (passes on stock)" ;;
+        esac
+    done
+    [ "$fixed" -gt 0 ] && echo "$fixed case(s) of $stock pass on the fork"
+    echo "mpich subset [$label]: fork $passed passed, $failed failed ($known also fail on stock); stock: $stock_counts"
+    total_passed=$((total_passed + passed))
+    total_regressions=$((total_regressions + ${#regressions[@]}))
+}
+
+# run LABEL RESULTS STOCK-LIST TRANSPORT PATTERN...
+run_line() {
+    local label=$1 results=$2 stock=$3 transport=$4
+    shift 4
+    MPICH_TEST_KNOWN=$stock MPICH_TEST_TRANSPORT=$transport \
+        bash tests/mpich/run-mpich.sh "$PREFIX" "$results" "$@" \
+        | sed -u "s/^\([0-9]* passed, [0-9]* failed\)$/fork [$label]: \1/"
+    if [ ! -s "$results" ]; then
+        echo "no results for $label (see above)"
+        total_regressions=$((total_regressions + 1))
+        return
+    fi
+    judge "$label" "$results" "$stock"
+}
+
+run_line ob1 "$OMPI_QUEUE_BUILD/mpich-tests/fork-results.txt" "$stock" \
+    "--mca pml ob1 --mca btl self,sm" "${1:-*}"
+if [ "$cm_line" != 0 ]; then
+    cm_patterns=("${MPICH_CM_PATTERNS[@]}")
+    [ -n "${1:-}" ] && cm_patterns=("$1")
+    run_line cm "$OMPI_QUEUE_BUILD/mpich-tests/fork-results-cm.txt" "$MPICH_CM_STOCK" \
+        "$MPICH_CM_TRANSPORT" "${cm_patterns[@]}"
+fi
+echo "$total_passed passed, $total_regressions failed"
+[ "$total_regressions" = 0 ]

@@ -9,10 +9,11 @@
 #
 # Builds the MPICH test subset (tests/mpich/subset.txt) against the Open MPI
 # installed at PREFIX, runs every case with that install's mpirun over ob1
-# and shared memory, and writes RESULTS: one line "NAME NP VERDICT" per case,
+# and shared memory (or MPICH_TEST_TRANSPORT), and writes RESULTS: one line "NAME NP VERDICT" per case,
 # VERDICT being PASS, FAIL or TIMEOUT.  Ends with "N passed, N failed".
 #
-# Usage: tests/mpich/run-mpich.sh PREFIX RESULTS [NAME-PATTERN]
+# Usage: tests/mpich/run-mpich.sh PREFIX RESULTS [NAME-PATTERN...]
+# (a case runs when its name matches one of the patterns; default all)
 #
 # A case passes as with MPICH's runtests: mpirun exits 0, the output has a
 # line "No Errors", and every other line is "Test Passed" (any other output
@@ -24,14 +25,20 @@
 # Environment: MPICH_TEST_TIMEOUT (seconds per run, default 180: the slowest
 # passing case takes 18 s on a quiet machine and 3-4 times that on a loaded
 # one, which must not turn it into a failure),
-# MPICH_TEST_KNOWN_TIMEOUT (default 10), MPICH_TEST_MAXNP (default 4), MPICH_TEST_KNOWN, MAKE_JOBS.
+# MPICH_TEST_KNOWN_TIMEOUT (default 10), MPICH_TEST_MAXNP (default 4), MPICH_TEST_KNOWN, MAKE_JOBS,
+# MPICH_TEST_TRANSPORT (mpirun's arguments that choose the PML, default
+# "--mca pml ob1 --mca btl self,sm"; cases' logs go to logs-cm/ when it
+# names pml cm).
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../contrib/queue/common.sh"
 
-prefix=${1:?usage: run-mpich.sh PREFIX RESULTS [NAME-PATTERN]}
-results=${2:?usage: run-mpich.sh PREFIX RESULTS [NAME-PATTERN]}
-pattern=${3:-*}
+prefix=${1:?usage: run-mpich.sh PREFIX RESULTS [NAME-PATTERN...]}
+results=${2:?usage: run-mpich.sh PREFIX RESULTS [NAME-PATTERN...]}
+shift 2
+patterns=("${@:-*}")
+[ ${#patterns[@]} = 0 ] && patterns=("*")
+transport=${MPICH_TEST_TRANSPORT:---mca pml ob1 --mca btl self,sm}
 timeout_s=${MPICH_TEST_TIMEOUT:-180}
 known_timeout_s=${MPICH_TEST_KNOWN_TIMEOUT:-10}
 known=${MPICH_TEST_KNOWN:-/dev/null}
@@ -50,6 +57,7 @@ src=$OMPI_QUEUE_BUILD/mpich-tests/mpi
 build_s=$((SECONDS - t0))
 
 logdir=$obj/logs
+[[ "$transport" == *"pml cm"* ]] && logdir=$obj/logs-cm
 rm -rf "$logdir"
 mkdir -p "$logdir" "$(dirname "$results")"
 : > "$results"
@@ -80,7 +88,7 @@ run_case() {   # log seconds np dir prog env args
     fi
     # shellcheck disable=SC2086
     (cd "$obj/$dir" && env $env timeout -k 5 "$limit" "$prefix/bin/mpirun" --oversubscribe \
-        -n "$np" --mca pml ob1 --mca btl self,sm ./"$prog" $args) > "$log" 2>&1 < /dev/null
+        -n "$np" $transport ./"$prog" $args) > "$log" 2>&1 < /dev/null
     local rc=$? p
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
         # ranks left behind by a killed mpirun would slow every later case
@@ -97,8 +105,12 @@ skipped=0
 n=0
 t1=$SECONDS
 while IFS=$'\t' read -r kind name np dir prog env args; do
-    # shellcheck disable=SC2053
-    [[ "$name" == $pattern ]] || continue
+    wanted=0
+    for pattern in "${patterns[@]}"; do
+        # shellcheck disable=SC2053
+        [[ "$name" == $pattern ]] && wanted=1 && break
+    done
+    [ "$wanted" = 1 ] || continue
     if [ "$kind" = SKIP ]; then
         skipped=$((skipped + 1))
         continue
@@ -120,6 +132,6 @@ while IFS=$'\t' read -r kind name np dir prog env args; do
     esac
 done < <(bash "$OMPI_QUEUE_ROOT/tests/mpich/list-cases.sh" "$obj" "$src")
 
-echo "mpich subset against $prefix: build ${build_s}s, run $((SECONDS - t1))s, $skipped skipped (not counted)"
+echo "mpich subset against $prefix ($transport): build ${build_s}s, run $((SECONDS - t1))s, $skipped skipped (not counted)"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
