@@ -17,6 +17,7 @@ mkdir -p "$OMPI_QUEUE_ROOT/bench/bin"
 declare -A TRANSPORT=(
     [ob1]="--mca pml ob1 --mca btl self,sm"
     [ucx]="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
+    [cm]="--mca pml cm --mca mtl ofi --mca opal_common_ofi_provider_include tcp"
 )
 
 # bench_build NAME: bench/NAME.c -> bench/bin/NAME, unless up to date (a

@@ -12,8 +12,10 @@
 # ob1 (shared memory) the channel the framework chooses (sm), then the pml
 # channel (--mca match pml) for comparison; on the UCX PML the ucx channel
 # (--mca match ucx,pml: both ranks share this node, so sm is left out), then
-# the pml channel.
-# Usage: bench/run-channels.sh [ob1|ucx] (default: both)
+# the pml channel; on pml cm over libfabric's tcp provider (the path of
+# libfabric networks) the ofi channel over the same provider (--mca match
+# ofi,pml, match_ofi_same_node=1), then the pml channel.
+# Usage: bench/run-channels.sh [ob1|ucx|cm] (default: all three)
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -37,5 +39,14 @@ if [ "$which" = all ] || [ "$which" = ucx ]; then
         echo "== match channel: ${chan%,pml} (PML ucx)"
         bench_run2 ucx match_channels --mca osc ^ucx --mca match "$chan" \
             --mca match_base_fallback 0
+    done
+fi
+
+if [ "$which" = all ] || [ "$which" = cm ]; then
+    for chan in ofi,pml pml; do
+        echo "== match channel: ${chan%,pml} (PML cm, mtl ofi, libfabric tcp)"
+        bench_run2 cm match_channels --mca osc ^ucx --mca match "$chan" \
+            --mca match_base_fallback 0 --mca match_ofi_same_node 1 \
+            --mca match_ofi_provider_include tcp
     done
 fi
