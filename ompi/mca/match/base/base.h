@@ -74,6 +74,35 @@ OMPI_DECLSPEC int mca_match_base_channel_side_prepare(bool is_send, void *buf, s
                                                       opal_convertor_t *convertor);
 
 /**
+ * Is buf device (GPU) memory?  Channels that move data with the CPU or a
+ * host-memory registration decline such a buffer at match time.
+ */
+OMPI_DECLSPEC bool mca_match_base_on_device(const void *buf);
+
+/**
+ * A whole message through a side's convertor (a non-contiguous side):
+ * pack bytes of the send side into dst, or unpack bytes from src into the
+ * receive side, from the start of the message.
+ */
+OMPI_DECLSPEC void mca_match_base_channel_pack(opal_convertor_t *convertor, void *dst,
+                                               size_t bytes);
+OMPI_DECLSPEC void mca_match_base_channel_unpack(opal_convertor_t *convertor, const void *src,
+                                                 size_t bytes);
+
+/**
+ * A channel info's tail as n pieces (addresses, keys, names): a header of
+ * n 32-bit lengths, then the pieces one after the other.  pack fills
+ * info->tail and tail_len (OMPI_ERR_OUT_OF_RESOURCE when they do not fit
+ * MCA_MATCH_CHANNEL_TAIL_MAX); piece finds piece which of a received
+ * info's n (false when the tail is short or inconsistent).
+ */
+#define MCA_MATCH_BASE_TAIL_PIECES_MAX 4
+OMPI_DECLSPEC int mca_match_base_tail_pack(mca_match_channel_info_t *info, int n,
+                                           const void *const piece[], const size_t len[]);
+OMPI_DECLSPEC bool mca_match_base_tail_piece(const mca_match_channel_info_t *info, int n,
+                                             int which, const void **piece, size_t *len);
+
+/**
  * Copy a small message between the program's buffer and a channel's line:
  * 8 to 16 bytes as two (overlapping) 8-byte moves, without a call, since
  * this copy is on the latency path of every small matched message; other

@@ -18,9 +18,12 @@
 
 #include "ompi_config.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/uio.h>
 
+#include "opal/mca/accelerator/accelerator.h"
 #include "opal/util/output.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/constants.h"
@@ -178,4 +181,76 @@ int mca_match_base_channel_side_prepare(bool is_send, void *buf, size_t count,
     OMPI_DATATYPE_RETAIN(datatype);
     *dtype_out = datatype;
     return OMPI_SUCCESS;
+}
+
+bool mca_match_base_on_device(const void *buf)
+{
+    int dev_id;
+    uint64_t flags;
+
+    return NULL != buf && 0 < opal_accelerator.check_addr(buf, &dev_id, &flags);
+}
+
+void mca_match_base_channel_pack(opal_convertor_t *convertor, void *dst, size_t bytes)
+{
+    struct iovec iov = {.iov_base = dst, .iov_len = bytes};
+    uint32_t iov_count = 1;
+    size_t max_data = bytes, zero = 0;
+
+    (void) opal_convertor_set_position(convertor, &zero);
+    (void) opal_convertor_pack(convertor, &iov, &iov_count, &max_data);
+}
+
+void mca_match_base_channel_unpack(opal_convertor_t *convertor, const void *src, size_t bytes)
+{
+    struct iovec iov = {.iov_base = (void *) src, .iov_len = bytes};
+    uint32_t iov_count = 1;
+    size_t max_data = bytes, zero = 0;
+
+    (void) opal_convertor_set_position(convertor, &zero);
+    (void) opal_convertor_unpack(convertor, &iov, &iov_count, &max_data);
+}
+
+int mca_match_base_tail_pack(mca_match_channel_info_t *info, int n, const void *const piece[],
+                             const size_t len[])
+{
+    uint32_t head[MCA_MATCH_BASE_TAIL_PIECES_MAX] = {0};
+    size_t at = (size_t) n * sizeof(uint32_t);
+
+    assert(0 < n && MCA_MATCH_BASE_TAIL_PIECES_MAX >= n);
+    for (int i = 0; i < n; ++i) {
+        if (at + len[i] > MCA_MATCH_CHANNEL_TAIL_MAX) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        head[i] = (uint32_t) len[i];
+        if (0 < len[i]) {
+            memcpy(info->tail + at, piece[i], len[i]);
+        }
+        at += len[i];
+    }
+    memcpy(info->tail, head, (size_t) n * sizeof(uint32_t));
+    info->tail_len = (uint32_t) at;
+    return OMPI_SUCCESS;
+}
+
+bool mca_match_base_tail_piece(const mca_match_channel_info_t *info, int n, int which,
+                               const void **piece, size_t *len)
+{
+    uint32_t head[MCA_MATCH_BASE_TAIL_PIECES_MAX];
+    size_t at = (size_t) n * sizeof(uint32_t);
+
+    assert(0 <= which && which < n && MCA_MATCH_BASE_TAIL_PIECES_MAX >= n);
+    if (info->tail_len < at || info->tail_len > MCA_MATCH_CHANNEL_TAIL_MAX) {
+        return false;
+    }
+    memcpy(head, info->tail, at);
+    for (int i = 0; i < which; ++i) {
+        at += head[i];
+    }
+    if (at + head[which] > info->tail_len) {
+        return false;
+    }
+    *piece = info->tail + at;
+    *len = head[which];
+    return true;
 }

@@ -174,6 +174,23 @@ static inline void mca_match_request_channel_done(mca_match_request_t *req)
     ompi_request_owner_complete(&req->super);
 }
 
+/**
+ * A channel half's completion of one start: error, or MPI_ERR_TRUNCATE
+ * where the transfer succeeded but the sender's message was larger than
+ * the receive, and the bytes moved, into req_status; then
+ * mca_match_request_channel_done.
+ */
+static inline void mca_match_request_channel_finish(mca_match_request_t *req, int error,
+                                                    bool truncated, size_t bytes)
+{
+    ompi_status_public_t *status = &req->super.req_status;
+
+    status->MPI_ERROR = OPAL_UNLIKELY(truncated) && MPI_SUCCESS == error ? MPI_ERR_TRUNCATE
+                                                                         : error;
+    status->_ucount = bytes;
+    mca_match_request_channel_done(req);
+}
+
 /** A channel's MPI_Cancel that took back a receive not yet filled: the
  * start's completion, marked cancelled and empty. */
 static inline void mca_match_request_channel_cancelled(mca_match_request_t *req)

@@ -29,7 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opal/mca/accelerator/accelerator.h"
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/match/base/base.h"
@@ -40,53 +39,16 @@
 /* the tail: two lengths, then the pieces (endpoint name, provider name) */
 #define MATCH_OFI_TAIL_PIECES 2
 
-typedef struct {
-    uint32_t len[MATCH_OFI_TAIL_PIECES];
-} match_ofi_tail_t;
-
 /* lock held: this process's endpoint name and provider into the tail */
 static int match_ofi_tail_pack(mca_match_channel_info_t *info)
 {
-    match_ofi_tail_t head;
     const void *piece[MATCH_OFI_TAIL_PIECES];
     size_t len[MATCH_OFI_TAIL_PIECES];
-    size_t at = sizeof(head);
 
     mca_match_ofi_own_name(&piece[0], &len[0]);
     piece[1] = mca_match_ofi_provider();
     len[1] = strlen(piece[1]);
-    for (int i = 0; i < MATCH_OFI_TAIL_PIECES; ++i) {
-        if (at + len[i] > MCA_MATCH_CHANNEL_TAIL_MAX) {
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        }
-        head.len[i] = (uint32_t) len[i];
-        memcpy(info->tail + at, piece[i], len[i]);
-        at += len[i];
-    }
-    memcpy(info->tail, &head, sizeof(head));
-    info->tail_len = (uint32_t) at;
-    return OMPI_SUCCESS;
-}
-
-static bool match_ofi_tail_piece(const mca_match_channel_info_t *info, int which,
-                                 const void **piece, size_t *len)
-{
-    match_ofi_tail_t head;
-    size_t at = sizeof(head);
-
-    if (info->tail_len < sizeof(head) || info->tail_len > MCA_MATCH_CHANNEL_TAIL_MAX) {
-        return false;
-    }
-    memcpy(&head, info->tail, sizeof(head));
-    for (int i = 0; i < which; ++i) {
-        at += head.len[i];
-    }
-    if (at + head.len[which] > info->tail_len) {
-        return false;
-    }
-    *piece = info->tail + at;
-    *len = head.len[which];
-    return true;
+    return mca_match_base_tail_pack(info, MATCH_OFI_TAIL_PIECES, piece, len);
 }
 
 /* lock held: the peer's endpoint, from the info it sent.  Endpoint names
@@ -100,8 +62,8 @@ static int match_ofi_reach_peer(struct ompi_proc_t *peer, const mca_match_channe
     const void *name, *prov;
     size_t name_len, prov_len;
 
-    if (!match_ofi_tail_piece(info, 0, &name, &name_len) || 0 == name_len
-        || !match_ofi_tail_piece(info, 1, &prov, &prov_len)) {
+    if (!mca_match_base_tail_piece(info, MATCH_OFI_TAIL_PIECES, 0, &name, &name_len) || 0 == name_len
+        || !mca_match_base_tail_piece(info, MATCH_OFI_TAIL_PIECES, 1, &prov, &prov_len)) {
         return OMPI_ERR_BAD_PARAM;
     }
     if (prov_len != strlen(own) || 0 != memcmp(prov, own, prov_len)) {
@@ -117,14 +79,6 @@ static int match_ofi_reach_peer(struct ompi_proc_t *peer, const mca_match_channe
     return mca_match_ofi_reach(peer, name, name_len, addr);
 }
 
-static bool match_ofi_on_device(const void *buf)
-{
-    int dev_id;
-    uint64_t flags;
-
-    return NULL != buf && 0 < opal_accelerator.check_addr(buf, &dev_id, &flags);
-}
-
 /* why the channel does not apply to this side of the pair, NULL if it does */
 static const char *match_ofi_declines(const mca_match_request_t *request,
                                       struct ompi_proc_t *peer)
@@ -136,7 +90,7 @@ static const char *match_ofi_declines(const mca_match_request_t *request,
         && (OPAL_PROC_ON_LOCAL_NODE(peer->super.proc_flags) || peer == ompi_proc_local())) {
         return "the peer is on this node (match_ofi_same_node=0)";
     }
-    if (match_ofi_on_device(request->mr_desc.buf)) {
+    if (mca_match_base_on_device(request->mr_desc.buf)) {
         return "device memory";
     }
     return NULL;

@@ -112,26 +112,6 @@ mca_match_ofi_half_t *mca_match_ofi_half_new(mca_match_request_t *owner, bool is
     return req;
 }
 
-static void match_ofi_pack(mca_match_ofi_half_t *req)
-{
-    struct iovec iov = {.iov_base = req->bounce, .iov_len = req->bytes};
-    uint32_t iov_count = 1;
-    size_t max_data = req->bytes, zero = 0;
-
-    (void) opal_convertor_set_position(&req->convertor, &zero);
-    (void) opal_convertor_pack(&req->convertor, &iov, &iov_count, &max_data);
-}
-
-static void match_ofi_unpack(mca_match_ofi_half_t *req)
-{
-    struct iovec iov = {.iov_base = req->bounce, .iov_len = req->bytes};
-    uint32_t iov_count = 1;
-    size_t max_data = req->bytes, zero = 0;
-
-    (void) opal_convertor_set_position(&req->convertor, &zero);
-    (void) opal_convertor_unpack(&req->convertor, &iov, &iov_count, &max_data);
-}
-
 /* lock held: a post's outcome.  Returns true when the post is done with
  * (posted, or failed for good: req->status says), false to try again. */
 static bool match_ofi_posted(mca_match_ofi_half_t *req, ssize_t ret, const char *what)
@@ -199,7 +179,7 @@ static bool match_ofi_send_advance(mca_match_ofi_half_t *req, uint64_t m)
             return false;
         }
         if (!req->contiguous && 0 < req->bytes) {
-            match_ofi_pack(req);
+            mca_match_base_channel_pack(&req->convertor, req->bounce, req->bytes);
         }
         req->stage = 1;
     }
@@ -237,7 +217,7 @@ static bool match_ofi_recv_advance(mca_match_ofi_half_t *req, uint64_t m)
         return false;
     }
     if (!req->contiguous && 0 < req->bytes) {
-        match_ofi_unpack(req);
+        mca_match_base_channel_unpack(&req->convertor, req->bounce, req->bytes);
     }
     req->count = m;
     return true;
@@ -254,14 +234,7 @@ static bool match_ofi_advance(mca_match_ofi_half_t *req)
 
 static inline void match_ofi_complete(mca_match_ofi_half_t *req)
 {
-    ompi_status_public_t *status = &req->owner->super.req_status;
-
-    status->MPI_ERROR = req->status;
-    if (OPAL_UNLIKELY(req->truncated) && MPI_SUCCESS == req->status) {
-        status->MPI_ERROR = MPI_ERR_TRUNCATE;
-    }
-    status->_ucount = req->bytes;
-    mca_match_request_channel_done(req->owner);
+    mca_match_request_channel_finish(req->owner, req->status, req->truncated, req->bytes);
 }
 
 /* lock held */

@@ -26,7 +26,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "opal/mca/accelerator/accelerator.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/output.h"
 #include "ompi/constants.h"
@@ -55,14 +54,6 @@ void mca_match_sm_channel_fini(void)
         (void) opal_progress_unregister(mca_match_sm_progress);
         match_sm_progressing = false;
     }
-}
-
-static bool match_sm_on_device(const void *buf)
-{
-    int dev_id;
-    uint64_t flags;
-
-    return NULL != buf && 0 < opal_accelerator.check_addr(buf, &dev_id, &flags);
 }
 
 /* both sides compute the same geometry from the same facts */
@@ -103,7 +94,7 @@ static int match_sm_offer(mca_match_request_t *request, struct ompi_proc_t *peer
          * full: the attached buffer is the fallback's business */
         return OMPI_ERR_NOT_SUPPORTED;
     }
-    if (match_sm_on_device(request->mr_desc.buf)) {
+    if (mca_match_base_on_device(request->mr_desc.buf)) {
         return OMPI_ERR_NOT_SUPPORTED;
     }
     ret = mca_match_sm_segment_slot_alloc(&index, &slot, &ring);
@@ -158,7 +149,7 @@ static int match_sm_accept(mca_match_request_t *request, struct ompi_proc_t *pee
 
     if (NULL == peer
         || (!OPAL_PROC_ON_LOCAL_NODE(peer->super.proc_flags) && peer != ompi_proc_local())
-        || match_sm_on_device(request->mr_desc.buf)) {
+        || mca_match_base_on_device(request->mr_desc.buf)) {
         return OMPI_ERR_NOT_SUPPORTED;
     }
     req = mca_match_sm_half_new(request, false);

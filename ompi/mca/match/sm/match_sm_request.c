@@ -262,13 +262,8 @@ static inline bool match_sm_advance(mca_match_sm_half_t *req)
 
 static inline void match_sm_complete(mca_match_sm_half_t *req)
 {
-    ompi_status_public_t *status = &req->owner->super.req_status;
-
-    if (OPAL_UNLIKELY(req->truncated) && MPI_SUCCESS == status->MPI_ERROR) {
-        status->MPI_ERROR = MPI_ERR_TRUNCATE;
-    }
-    status->_ucount = req->bytes;
-    mca_match_request_channel_done(req->owner);
+    mca_match_request_channel_finish(req->owner, req->owner->super.req_status.MPI_ERROR,
+                                     req->truncated, req->bytes);
 }
 
 /* lock held */

@@ -31,7 +31,6 @@
 
 #include <string.h>
 
-#include "opal/mca/accelerator/accelerator.h"
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/match/base/base.h"
@@ -45,61 +44,6 @@
 /* the tail: two lengths, then the pieces (worker address, region key) */
 #define MATCH_UCX_TAIL_PIECES 2
 
-typedef struct {
-    uint32_t len[MATCH_UCX_TAIL_PIECES];
-} match_ucx_tail_t;
-
-static int match_ucx_tail_pack(mca_match_channel_info_t *info,
-                               const void *piece[MATCH_UCX_TAIL_PIECES],
-                               const size_t len[MATCH_UCX_TAIL_PIECES])
-{
-    match_ucx_tail_t head = {{0, 0}};
-    size_t at = sizeof(head);
-
-    for (int i = 0; i < MATCH_UCX_TAIL_PIECES; ++i) {
-        if (at + len[i] > MCA_MATCH_CHANNEL_TAIL_MAX) {
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        }
-        head.len[i] = (uint32_t) len[i];
-        if (0 < len[i]) {
-            memcpy(info->tail + at, piece[i], len[i]);
-        }
-        at += len[i];
-    }
-    memcpy(info->tail, &head, sizeof(head));
-    info->tail_len = (uint32_t) at;
-    return OMPI_SUCCESS;
-}
-
-static bool match_ucx_tail_piece(const mca_match_channel_info_t *info, int which,
-                                 const void **piece, size_t *len)
-{
-    match_ucx_tail_t head;
-    size_t at = sizeof(head);
-
-    if (info->tail_len < sizeof(head)) {
-        return false;
-    }
-    memcpy(&head, info->tail, sizeof(head));
-    for (int i = 0; i < which; ++i) {
-        at += head.len[i];
-    }
-    if (at + head.len[which] > info->tail_len) {
-        return false;
-    }
-    *piece = info->tail + at;
-    *len = head.len[which];
-    return true;
-}
-
-static bool match_ucx_on_device(const void *buf)
-{
-    int dev_id;
-    uint64_t flags;
-
-    return NULL != buf && 0 < opal_accelerator.check_addr(buf, &dev_id, &flags);
-}
-
 static bool match_ucx_applies(const mca_match_request_t *request, struct ompi_proc_t *peer)
 {
     if (NULL == peer) {
@@ -109,7 +53,7 @@ static bool match_ucx_applies(const mca_match_request_t *request, struct ompi_pr
         && (OPAL_PROC_ON_LOCAL_NODE(peer->super.proc_flags) || peer == ompi_proc_local())) {
         return false;
     }
-    return !match_ucx_on_device(request->mr_desc.buf);
+    return !mca_match_base_on_device(request->mr_desc.buf);
 }
 
 static bool match_ucx_contiguous(const mca_match_request_t *request)
@@ -143,7 +87,7 @@ static int match_ucx_offer(mca_match_request_t *request, struct ompi_proc_t *pee
     if (OMPI_SUCCESS == ret) {
         (void) mca_match_ucx_own_address((const ucp_address_t **) &piece[0], &len[0]);
         (void) mca_match_ucx_region_rkey(&piece[1], &len[1]);
-        ret = match_ucx_tail_pack(info, piece, len);
+        ret = mca_match_base_tail_pack(info, MATCH_UCX_TAIL_PIECES, piece, len);
         if (OMPI_SUCCESS != ret) {
             mca_match_ucx_slot_release(index);
         }
@@ -170,8 +114,8 @@ static int match_ucx_reach(mca_match_ucx_half_t *req, struct ompi_proc_t *peer,
     void *ptr;
     int ret;
 
-    if (!match_ucx_tail_piece(info, 0, &address, &address_len) || 0 == address_len
-        || !match_ucx_tail_piece(info, 1, &rkey, &rkey_len) || 0 == rkey_len) {
+    if (!mca_match_base_tail_piece(info, MATCH_UCX_TAIL_PIECES, 0, &address, &address_len) || 0 == address_len
+        || !mca_match_base_tail_piece(info, MATCH_UCX_TAIL_PIECES, 1, &rkey, &rkey_len) || 0 == rkey_len) {
         return OMPI_ERR_BAD_PARAM;
     }
     ret = mca_match_ucx_reach(peer, address, address_len, rkey, rkey_len, &req->ep,
@@ -244,7 +188,7 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     req->tag = ((ucp_tag_t) req->own_gen << 32) | req->slot_index;
     (void) mca_match_ucx_own_address((const ucp_address_t **) &piece[0], &len[0]);
     (void) mca_match_ucx_region_rkey(&piece[1], &len[1]);
-    ret = match_ucx_tail_pack(info, piece, len);
+    ret = mca_match_base_tail_pack(info, MATCH_UCX_TAIL_PIECES, piece, len);
     if (OMPI_SUCCESS != ret) {
         goto err_unlock;
     }

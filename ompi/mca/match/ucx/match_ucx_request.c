@@ -42,7 +42,6 @@
 
 #include <stddef.h>
 #include <string.h>
-#include <sys/uio.h>
 
 #include "opal/datatype/opal_convertor.h"
 #include "opal/util/output.h"
@@ -179,26 +178,6 @@ static inline bool match_ucx_ops_done(mca_match_ucx_half_t *req)
     return (NULL == req->ops[0] && NULL == req->ops[1]) || match_ucx_ops_check(req);
 }
 
-static void match_ucx_pack(mca_match_ucx_half_t *req, unsigned char *dst)
-{
-    struct iovec iov = {.iov_base = dst, .iov_len = req->bytes};
-    uint32_t iov_count = 1;
-    size_t max_data = req->bytes, zero = 0;
-
-    (void) opal_convertor_set_position(&req->convertor, &zero);
-    (void) opal_convertor_pack(&req->convertor, &iov, &iov_count, &max_data);
-}
-
-static void match_ucx_unpack_convertor(mca_match_ucx_half_t *req, unsigned char *src)
-{
-    struct iovec iov = {.iov_base = src, .iov_len = req->bytes};
-    uint32_t iov_count = 1;
-    size_t max_data = req->bytes, zero = 0;
-
-    (void) opal_convertor_set_position(&req->convertor, &zero);
-    (void) opal_convertor_unpack(&req->convertor, &iov, &iov_count, &max_data);
-}
-
 static inline void match_ucx_unpack(mca_match_ucx_half_t *req, unsigned char *src)
 {
     if (OPAL_LIKELY(req->contiguous)) {
@@ -207,7 +186,7 @@ static inline void match_ucx_unpack(mca_match_ucx_half_t *req, unsigned char *sr
         }
         return;
     }
-    match_ucx_unpack_convertor(req, src);
+    mca_match_base_channel_unpack(&req->convertor, src, req->bytes);
 }
 
 /* the count in the own slot's word, 0 while the word holds a value meant
@@ -282,7 +261,7 @@ static int match_ucx_tag_op(mca_match_ucx_half_t *req, int slot, void *buf)
 static int match_ucx_write_data_put(mca_match_ucx_half_t *req, const void *src, size_t off)
 {
     if (!req->contiguous) {
-        match_ucx_pack(req, req->bounce);
+        mca_match_base_channel_pack(&req->convertor, req->bounce, req->bytes);
     }
     if (MPI_SUCCESS != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + off,
                                      req->slot_rkey)) {
@@ -303,7 +282,7 @@ static inline int match_ucx_write_data(mca_match_ucx_half_t *req, const void *sr
         if (OPAL_LIKELY(req->contiguous)) {
             mca_match_base_copy_small(req->peer_ptr + off, src, req->bytes);
         } else {
-            match_ucx_pack(req, req->peer_ptr + off);
+            mca_match_base_channel_pack(&req->convertor, req->peer_ptr + off, req->bytes);
         }
         return MPI_SUCCESS;
     }
@@ -328,7 +307,7 @@ static bool match_ucx_send_advance(mca_match_ucx_half_t *req, uint64_t m)
         req->count = m;
         if (!req->eager) {
             if (!req->contiguous) {
-                match_ucx_pack(req, req->bounce);
+                mca_match_base_channel_pack(&req->convertor, req->bounce, req->bytes);
             }
             /* the receiver posted its tag receive before granting m */
             if (MPI_SUCCESS != match_ucx_tag_op(req, 0, src)) {
@@ -428,14 +407,7 @@ static bool match_ucx_advance(mca_match_ucx_half_t *req)
 
 static inline void match_ucx_complete(mca_match_ucx_half_t *req)
 {
-    ompi_status_public_t *status = &req->owner->super.req_status;
-
-    status->MPI_ERROR = req->status;
-    if (OPAL_UNLIKELY(req->truncated) && MPI_SUCCESS == req->status) {
-        status->MPI_ERROR = MPI_ERR_TRUNCATE;
-    }
-    status->_ucount = req->bytes;
-    mca_match_request_channel_done(req->owner);
+    mca_match_request_channel_finish(req->owner, req->status, req->truncated, req->bytes);
 }
 
 /* lock held */
