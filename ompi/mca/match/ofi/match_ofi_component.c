@@ -29,16 +29,17 @@
  * opal_common_ofi_provider_exclude does not name.  That list's default
  * leaves out shm, sockets, tcp, udp and the other software providers, as
  * for the MTL and the BTL: on a cluster with no fabric hardware the
- * channel stays closed unless a provider is named.  A name matches a
- * provider when it is one of the provider's layers ("tcp" matches
- * "tcp;ofi_rxm").
+ * channel stays closed unless a provider is named.  The lists are read as
+ * Open MPI's MTL and BTL read them (opal_common_ofi_is_in_list: a name
+ * matches a provider whose name begins with it, "tcp" matches
+ * "tcp;ofi_rxm"), and among the NICs of the provider chosen the one they
+ * would take for this process (opal_common_ofi_select_provider).
  */
 
 #include "ompi_config.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include <rdma/fi_cm.h>
 #include <rdma/fi_errno.h>
@@ -49,6 +50,7 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/argv.h"
 #include "opal/util/output.h"
+#include "opal/util/proc.h"
 #include "ompi/constants.h"
 #include "ompi/mca/match/base/base.h"
 #include "ompi/mca/match/ofi/match_ofi.h"
@@ -185,28 +187,6 @@ static mca_match_base_module_t *match_ofi_init(int *priority)
     return &mca_match_ofi_module;
 }
 
-/* is one of the layers of a provider's name ("tcp;ofi_rxm") in the list? */
-static bool match_ofi_listed(const char *prov_name, char **list)
-{
-    char **layers;
-    bool found = false;
-
-    if (NULL == list || NULL == prov_name) {
-        return false;
-    }
-    layers = opal_argv_split(prov_name, ';');
-    for (int i = 0; NULL != layers && NULL != layers[i] && !found; ++i) {
-        for (int j = 0; NULL != list[j]; ++j) {
-            if (0 == strcasecmp(layers[i], list[j])) {
-                found = true;
-                break;
-            }
-        }
-    }
-    opal_argv_free(layers);
-    return found;
-}
-
 /* the registration modes as FI_MR_* bits (a provider may still answer
  * with the two modes of libfabric before 1.5) */
 static uint64_t match_ofi_mr_bits(const struct fi_info *p)
@@ -271,9 +251,9 @@ static struct fi_info *match_ofi_choose(struct fi_info *list)
         const char *name = p->fabric_attr->prov_name;
         const char *why = NULL;
 
-        if (NULL != inc && !match_ofi_listed(name, inc)) {
+        if (NULL != inc && !opal_common_ofi_is_in_list(inc, (char *) name)) {
             why = "not included";
-        } else if (NULL != exc && match_ofi_listed(name, exc)) {
+        } else if (NULL != exc && opal_common_ofi_is_in_list(exc, (char *) name)) {
             why = "excluded (opal_common_ofi_provider_exclude)";
         } else {
             why = match_ofi_unfit(p);
@@ -288,7 +268,9 @@ static struct fi_info *match_ofi_choose(struct fi_info *list)
     }
     opal_argv_free(inc);
     opal_argv_free(exc);
-    return chosen;
+    /* among the NICs of that provider, the one Open MPI's MTL and BTL
+     * would take for this process (the nearest, or by local rank) */
+    return NULL == chosen ? NULL : opal_common_ofi_select_provider(chosen, &opal_process_info);
 }
 
 /* lock held: close a registration bound to the endpoint or the domain */
@@ -731,21 +713,18 @@ mca_match_ofi_slot_t *mca_match_ofi_slot_of_data(uint64_t data)
     return s;
 }
 
-/* lock held: the slot whose context a local completion carries, or NULL */
+/* lock held: the slot whose context a local completion carries, or NULL
+ * (every write posted with a completion carries its slot's ctx) */
 mca_match_ofi_slot_t *mca_match_ofi_slot_of_context(void *context)
 {
-    uintptr_t at = (uintptr_t) context, first;
-    size_t off = offsetof(mca_match_ofi_slot_t, ctx);
+    mca_match_ofi_slot_t *s = (mca_match_ofi_slot_t *) ((char *) context
+                                                        - offsetof(mca_match_ofi_slot_t, ctx));
 
-    if (NULL == match_ofi.slots || at < (uintptr_t) match_ofi.slots + off) {
+    if (NULL == context || NULL == match_ofi.slots || s < match_ofi.slots
+        || s >= match_ofi.slots + match_ofi.nslots) {
         return NULL;
     }
-    first = (uintptr_t) match_ofi.slots + off;
-    if (0 != (at - first) % sizeof(mca_match_ofi_slot_t)
-        || (at - first) / sizeof(mca_match_ofi_slot_t) >= match_ofi.nslots) {
-        return NULL;
-    }
-    return &match_ofi.slots[(at - first) / sizeof(mca_match_ofi_slot_t)];
+    return s;
 }
 
 /* lock held: a slot back to the pool with what its half leaves (a bounce
