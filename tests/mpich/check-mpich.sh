@@ -15,8 +15,9 @@
 # The whole subset over ob1 and shared memory; with MPICH_TEST_CM=1 a
 # second line, its pt2pt/ and part/ cases on pml cm over libfabric's tcp
 # provider (tests/mpich/cm-line.sh), judged against stock's failures there
-# (tests/mpich/stock-failures-cm.txt, made by
-# MPICH_STOCK_LINE=cm tests/mpich/make-stock-failures.sh).
+# (pt2pt/ only: tests/mpich/stock-failures-cm.txt, made by
+# MPICH_STOCK_LINE=cm tests/mpich/make-stock-failures.sh; part/ cases fail
+# the gate whatever stock does).
 # Ends with "N passed, N failed": the cases that pass on the fork, and the
 # regressions; the cases that fail on stock too are counted in neither.
 #

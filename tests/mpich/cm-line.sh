@@ -16,4 +16,5 @@
 # shellcheck disable=SC2034
 MPICH_CM_TRANSPORT="--mca pml cm --mca mtl ofi --mca opal_common_ofi_provider_include tcp"
 MPICH_CM_PATTERNS=("pt2pt/*" "part/*")
+MPICH_CM_STOCK_PATTERNS=("pt2pt/*")
 MPICH_CM_STOCK=tests/mpich/stock-failures-cm.txt
