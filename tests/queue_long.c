@@ -10,7 +10,9 @@
 
 /*
  * A long run: 100,000 enqueued exchange cycles on one queue with one fence
- * every 1,000, and no growth of resident memory after the first 10,000.
+ * every 1,000, and after the first 10,000 no growth of the heap in use
+ * (512 KiB at most) nor of resident memory (8 MiB at most; not where
+ * QTEST_NO_RSS says resident memory tells nothing on the transport).
  * QTEST_LONG_CYCLES and QTEST_LONG_WARMUP (multiples of 1,000) change the
  * two counts, for transports whose own pools take longer to be touched
  * whole (libfabric's tcp provider: tests/tests.list).
@@ -22,11 +24,12 @@
 #define WARMUP 10000
 #define FENCE_EVERY 1000
 #define SLACK_KB (8 * 1024)
+#define HEAP_SLACK_KB 512
 
 int main(int argc, char **argv)
 {
     int rank, size, left, right, s = 0, r = -1, bad = 0;
-    long base = -1, end;
+    long base = -1, end, heap_base = -1, heap_end;
     MPI_Request reqs[2];
     MPI_Queue q;
     const char *env_cycles = getenv("QTEST_LONG_CYCLES"), *env_warmup = getenv("QTEST_LONG_WARMUP");
@@ -58,10 +61,14 @@ int main(int argc, char **argv)
         }
         if (warmup == c) {
             base = qt_rss_kb();
+            heap_base = qt_heap_kb();
         }
     }
     end = qt_rss_kb();
+    heap_end = qt_heap_kb();
     QT_CHECK(0 == bad, "%d fences saw wrong data", bad);
+    QT_CHECK(heap_base < 0 || heap_end - heap_base < HEAP_SLACK_KB,
+             "heap in use grew from %ld to %ld KiB", heap_base, heap_end);
     QT_CHECK(!qt_rss_checked() || (base > 0 && end > 0 && end - base < SLACK_KB),
              "resident memory grew from %ld to %ld KiB",
              base, end);
