@@ -33,6 +33,12 @@
  *           MPI_Waitall on the two execution requests
  *   stream  the same two tokens enqueued on an MPIX stream, MPIX_Stream_sync
  *           each iteration
+ *   handshake
+ *           the victim dies before its MPI_Matchall, while the others match
+ *           with it: its neighbours' MPI_Matchall ends in error (their send
+ *           to it awaits an answer, their receive from it an offer), the
+ *           other survivors see the failure in their MPI_Matchall or in the
+ *           first iteration; the survivors' ring is "matched"
  */
 
 #include <signal.h>
@@ -51,7 +57,7 @@
 #define KILL_AT 5
 #define VICTIM  2
 
-enum { KIND_PLAIN, KIND_MATCHED, KIND_QUEUE, KIND_EXEC, KIND_STREAM };
+enum { KIND_PLAIN, KIND_MATCHED, KIND_QUEUE, KIND_EXEC, KIND_STREAM, KIND_HANDSHAKE };
 
 typedef struct {
     int kind;
@@ -79,8 +85,15 @@ static int error_class(int rc)
     return cls;
 }
 
-static void ring_setup(ring_t *r, int kind, MPI_Comm comm)
+/* returns the class MPI_Matchall returned where victim_dies (the victim
+ * dies before it), else MPI_SUCCESS (any error is a failed check) */
+static int ring_setup(ring_t *r, int kind, MPI_Comm comm, int victim_dies)
 {
+    int cls = MPI_SUCCESS;
+
+    for (int i = 0; i < 4; ++i) {
+        r->statuses[i].MPI_ERROR = MPI_SUCCESS;
+    }
     r->kind = kind;
     r->comm = comm;
     MPI_Comm_rank(comm, &r->rank);
@@ -93,7 +106,7 @@ static void ring_setup(ring_t *r, int kind, MPI_Comm comm)
             QT_OK(MPIX_Stream_create(MPI_SESSION_NULL, MPI_INFO_NULL, MPIX_LOC_INPLACE, NULL,
                                      &r->stream));
         }
-        return;
+        return cls;
     }
     r->nreqs = 4;
     QT_OK(MPI_Recv_init(r->rl, N, MPI_INT, r->left, 7, comm, &r->reqs[0]));
@@ -101,12 +114,17 @@ static void ring_setup(ring_t *r, int kind, MPI_Comm comm)
     QT_OK(MPI_Send_init(r->sl, N, MPI_INT, r->left, 8, comm, &r->reqs[2]));
     QT_OK(MPI_Send_init(r->sr, N, MPI_INT, r->right, 7, comm, &r->reqs[3]));
     if (KIND_PLAIN != kind) {
+        if (victim_dies && VICTIM == r->rank) {
+            raise(SIGKILL);
+        }
         QT_STEP("MPI_Matchall");
-        QT_OK(MPI_Matchall(4, r->reqs));
+        cls = error_class(MPI_Matchall(4, r->reqs));
+        QT_CHECK(victim_dies || MPI_SUCCESS == cls, "MPI_Matchall returned class %d", cls);
     }
     if (KIND_QUEUE == kind) {
         QT_OK(MPI_Queue_init(&r->queue, MPI_QUEUE_TYPE_DEFAULT, NULL));
     }
+    return cls;
 }
 
 /* one exchange; returns the error class (MPI_ERR_IN_STATUS: see statuses) */
@@ -192,21 +210,27 @@ int main(int argc, char **argv)
 {
     ring_t first, second;
     int kind, failed_at = -1, cls = MPI_SUCCESS, total = 0, saw_failed = 0, seen = 0;
+    int in_match;
     MPI_Comm shrunk;
     MPI_Group world_group, shrunk_group;
 
     if (argc < 2) {
-        fprintf(stderr, "usage: ft_ring plain|matched|queue|exec|stream\n");
+        fprintf(stderr, "usage: ft_ring plain|matched|queue|exec|stream|handshake\n");
         return 2;
     }
     kind = 0 == strcmp(argv[1], "plain")     ? KIND_PLAIN
            : 0 == strcmp(argv[1], "matched") ? KIND_MATCHED
            : 0 == strcmp(argv[1], "exec")    ? KIND_EXEC
            : 0 == strcmp(argv[1], "stream")  ? KIND_STREAM
+           : 0 == strcmp(argv[1], "handshake") ? KIND_HANDSHAKE
                                               : KIND_QUEUE;
+    in_match = KIND_HANDSHAKE == kind;
+    if (in_match) {
+        kind = KIND_MATCHED;
+    }
     qt_init(&argc, &argv);
     QT_STEP("set-up of the first ring");
-    ring_setup(&first, kind, MPI_COMM_WORLD);
+    cls = ring_setup(&first, kind, MPI_COMM_WORLD, in_match);
     if (first.size < 4) {
         printf("SKIP: needs 4 ranks\n");
         MPI_Finalize();
@@ -214,7 +238,7 @@ int main(int argc, char **argv)
     }
 
     QT_STEP("first ring, until the failure shows");
-    for (int iter = 0; iter < ITERS; ++iter) {
+    for (int iter = 0; iter < ITERS && MPI_SUCCESS == cls; ++iter) {
         if (KILL_AT == iter && VICTIM == first.rank) {
             raise(SIGKILL);
         }
@@ -228,8 +252,19 @@ int main(int argc, char **argv)
     /* the victim's sends of its last iteration complete when they leave it;
      * over TCP they may still be on the way when it dies, and the receives
      * of that iteration then fail: one iteration early is right too */
-    QT_CHECK(KILL_AT - 1 <= failed_at && failed_at <= KILL_AT + 1,
-             "the failure showed at iteration %d (the victim died at %d)", failed_at, KILL_AT);
+    if (in_match) {
+        /* the victim's neighbours cannot be matched with it (-1: in
+         * MPI_Matchall); the others may be, and then meet the failure or a
+         * neighbour's revoke in the first iteration */
+        int neighbour = first.left == VICTIM || first.right == VICTIM;
+        QT_CHECK(-1 == failed_at || (!neighbour && 0 == failed_at),
+                 "the failure showed at iteration %d (the victim died before MPI_Matchall)",
+                 failed_at);
+    } else {
+        QT_CHECK(KILL_AT - 1 <= failed_at && failed_at <= KILL_AT + 1,
+                 "the failure showed at iteration %d (the victim died at %d)", failed_at,
+                 KILL_AT);
+    }
     if (MPI_ERR_IN_STATUS == cls) {
         /* find the class of the operations that failed */
         for (int i = 0; i < first.nreqs; ++i) {
@@ -283,7 +318,7 @@ int main(int argc, char **argv)
     QT_CHECK(0 < seen, "no survivor saw MPIX_ERR_PROC_FAILED (only revokes)");
 
     QT_STEP("set-up of the ring of the survivors");
-    ring_setup(&second, kind, shrunk);
+    ring_setup(&second, kind, shrunk, 0);
     QT_STEP("ring of the survivors");
     for (int iter = 0; iter < ITERS; ++iter) {
         cls = ring_iteration(&second, iter);

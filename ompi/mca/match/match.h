@@ -100,6 +100,21 @@ typedef mca_match_base_component_1_0_0_t mca_match_base_component_t;
  */
 typedef int (*mca_match_base_module_match_p2p_fn_t)(struct mca_match_request_t *request);
 
+/**
+ * ULFM (mpirun --with-ft ulfm): end the pending matches that a process
+ * failure or a revoked communicator leaves without an answer (pairing
+ * module only; NULL where the module has no handshake to lose).
+ *
+ * A pending match whose named peer has failed ends with
+ * MPI_ERR_PROC_FAILED, every pending match on a revoked communicator with
+ * MPI_ERR_REVOKED, each through mca_match_request_matched; a receive from
+ * MPI_ANY_SOURCE is ended by the revoke only (its peer is not known yet).
+ * Called by the base when a wait or test asks whether a failure ends a
+ * match operation (ompi_request_is_failed), in that thread, with no lock
+ * held; cheap when nothing failed.
+ */
+typedef void (*mca_match_base_module_ft_sweep_fn_t)(void);
+
 /** Channel kinds, carried in the handshake: both sides run the same build. */
 typedef enum {
     MCA_MATCH_CHANNEL_PML = 0, /**< the pairing module's PML channel (fallback) */
@@ -247,6 +262,7 @@ typedef struct mca_match_base_module_t {
     /** the component this module belongs to */
     const mca_match_base_component_t *match_component;
     mca_match_base_module_match_p2p_fn_t match_p2p;
+    mca_match_base_module_ft_sweep_fn_t match_ft_sweep;
     mca_match_channel_id_t match_channel_id;
     mca_match_base_module_channel_offer_fn_t match_channel_offer;
     mca_match_base_module_channel_accept_fn_t match_channel_accept;

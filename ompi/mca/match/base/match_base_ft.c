@@ -20,6 +20,12 @@
  * the peer and has the channel drop the transfer (abort); on the pml
  * channel the PML's own request answers, and its completion in error
  * completes the matched request.
+ *
+ * A match still pending waits for the pairing module's handshake, which no
+ * wait asks about: a wait on the match operation (MPI_Matchall, MPI_Wait on
+ * MPI_Imatch's request) has the pairing module end the pending matches a
+ * failure or a revoke concerns (match_ft_sweep), which completes the
+ * operation in error.
  */
 
 #include "ompi_config.h"
@@ -40,8 +46,8 @@ static bool match_base_ft_check(ompi_request_t *request)
     int err;
 
     if (REQUEST_COMPLETE(request) || MCA_MATCH_STATE_MATCHED != req->mr_state) {
-        /* a match still pending is not ended here: its handshake is the
-         * pairing module's own traffic (docs/fault-tolerance.md) */
+        /* a match still pending is ended through its match operation
+         * (match_base_ft_op_check), which is what a program waits for */
         return false;
     }
     if (NULL != req->mr_inner) {
@@ -77,9 +83,24 @@ static bool match_base_ft_check(ompi_request_t *request)
     return REQUEST_COMPLETE(request);
 }
 
+static bool match_base_ft_op_check(ompi_request_t *request)
+{
+    mca_match_base_module_t *pairing = mca_match_base_selected_module;
+
+    if (!REQUEST_COMPLETE(request) && NULL != pairing && NULL != pairing->match_ft_sweep) {
+        pairing->match_ft_sweep();
+    }
+    return REQUEST_COMPLETE(request);
+}
+
 int mca_match_base_ft_init(void)
 {
-    return ompi_request_ft_check_register(OBJ_CLASS(mca_match_request_t), match_base_ft_check);
+    int ret = ompi_request_ft_check_register(OBJ_CLASS(mca_match_request_t),
+                                             match_base_ft_check);
+    if (OMPI_SUCCESS != ret) {
+        return ret;
+    }
+    return ompi_request_ft_check_register(OBJ_CLASS(mca_match_op_t), match_base_ft_op_check);
 }
 
 #else

@@ -39,6 +39,10 @@
  * Each communicator's state hangs on it as an attribute: freeing the
  * communicator, or MPI_Finalize (through an attribute on MPI_COMM_SELF),
  * cancels the handshake receives.
+ *
+ * Under ULFM a peer may die before it answers: the base's check of a
+ * waited match operation has this module end the matches waiting for a
+ * failed peer, and all those of a revoked communicator (match_ft_sweep).
  */
 
 #include "ompi_config.h"
@@ -56,6 +60,7 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/constants.h"
 #include "ompi/datatype/ompi_datatype.h"
+#include "ompi/group/group.h"
 #include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/match/base/base.h"
 #include "ompi/mca/match/base/match_request.h"
@@ -586,6 +591,74 @@ out:
     return ret;
 }
 
+#if OPAL_ENABLE_FT_MPI
+
+/* the error a failure or a revoke leaves a match with this peer, or
+ * MPI_SUCCESS */
+static int match_pml_ft_error(ompi_communicator_t *comm, int peer, bool revoked, bool failures)
+{
+    if (revoked) {
+        return MPI_ERR_REVOKED;
+    }
+    if (failures && MPI_ANY_SOURCE != peer
+        && !ompi_comm_is_proc_active(comm, peer, OMPI_COMM_IS_INTER(comm))) {
+        return MPI_ERR_PROC_FAILED;
+    }
+    return MPI_SUCCESS;
+}
+
+static void match_pml_ft_sweep(void)
+{
+    match_pml_comm_t *state;
+    match_pml_waiting_t *waiting, *next;
+    bool failures;
+    int err;
+
+    failures = NULL != ompi_group_all_failed_procs
+               && 0 < ompi_group_size(ompi_group_all_failed_procs);
+    OPAL_THREAD_LOCK(&match_pml_lock);
+    OPAL_LIST_FOREACH (state, &match_pml_comms, match_pml_comm_t) {
+        bool revoked = ompi_comm_is_revoked(state->comm);
+        int ended = 0;
+
+        if (state->stopping || !(revoked || failures)) {
+            continue;
+        }
+        OPAL_LIST_FOREACH_SAFE (waiting, next, &state->posted, match_pml_waiting_t) {
+            err = match_pml_ft_error(state->comm, waiting->req->mr_desc.peer, revoked, failures);
+            if (MPI_SUCCESS != err) {
+                opal_list_remove_item(&state->posted, &waiting->super);
+                mca_match_request_matched(waiting->req, err);
+                OBJ_RELEASE(waiting);
+                ++ended;
+            }
+        }
+        OPAL_LIST_FOREACH_SAFE (waiting, next, &state->sending, match_pml_waiting_t) {
+            err = match_pml_ft_error(state->comm, waiting->req->mr_desc.peer, revoked, failures);
+            if (MPI_SUCCESS != err) {
+                mca_match_channel_info_t none = {.channel = MCA_MATCH_CHANNEL_PML};
+
+                opal_list_remove_item(&state->sending, &waiting->super);
+                /* releases what the offer reserved; an ACCEPT that still
+                 * comes finds no offer and is dropped */
+                (void) mca_match_base_channel_connect(waiting->req, &waiting->offer, &none);
+                mca_match_request_matched(waiting->req, err);
+                OBJ_RELEASE(waiting);
+                ++ended;
+            }
+        }
+        if (0 < ended) {
+            opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                                "match:pml: %d pending match(es) on %s ended by %s", ended,
+                                state->comm->c_name,
+                                revoked ? "its revoke" : "a process failure");
+        }
+    }
+    OPAL_THREAD_UNLOCK(&match_pml_lock);
+}
+
+#endif /* OPAL_ENABLE_FT_MPI */
+
 int mca_match_pml_channel_init(void)
 {
     if (!match_pml_ready) {
@@ -641,6 +714,9 @@ int mca_match_pml_channel_fini(void)
 mca_match_base_module_t mca_match_pml_module = {
     .match_component = &mca_match_pml_component.super,
     .match_p2p = match_pml_match_p2p,
+#if OPAL_ENABLE_FT_MPI
+    .match_ft_sweep = match_pml_ft_sweep,
+#endif
     /* its own channel is the fallback the base leaves pairs to: no slots */
     .match_channel_id = MCA_MATCH_CHANNEL_PML,
 };
