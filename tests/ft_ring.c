@@ -33,6 +33,13 @@
  *           MPI_Waitall on the two execution requests
  *   stream  the same two tokens enqueued on an MPIX stream, MPIX_Stream_sync
  *           each iteration
+ *   coll    a matched persistent MPI_Allreduce_init (the sum of every rank's
+ *           values) on a default queue: MPI_Enqueue_start / MPI_Enqueue_wait,
+ *           MPI_Queue_fence each iteration (no ring: every rank is a peer)
+ *   part    partitioned requests (4 partitions each way): MPI_Startall,
+ *           MPI_Pready_range on the sends, MPI_Waitall
+ *   partqueue
+ *           the same partitioned requests on a default queue
  *   handshake
  *           the victim dies before its MPI_Matchall, while the others match
  *           with it: its neighbours' MPI_Matchall ends in error (their send
@@ -57,7 +64,10 @@
 #define KILL_AT 5
 #define VICTIM  2
 
-enum { KIND_PLAIN, KIND_MATCHED, KIND_QUEUE, KIND_EXEC, KIND_STREAM, KIND_HANDSHAKE };
+enum { KIND_PLAIN, KIND_MATCHED, KIND_QUEUE, KIND_EXEC, KIND_STREAM, KIND_HANDSHAKE, KIND_PART,
+       KIND_PARTQUEUE, KIND_COLL };
+
+#define PARTS 4
 
 typedef struct {
     int kind;
@@ -108,7 +118,30 @@ static int ring_setup(ring_t *r, int kind, MPI_Comm comm, int victim_dies)
         }
         return cls;
     }
+    if (KIND_COLL == kind) {
+        r->nreqs = 1;
+        QT_OK(MPI_Allreduce_init(r->sl, r->rl, N, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL,
+                                 &r->reqs[0]));
+        QT_STEP("MPI_Match of the collective");
+        QT_OK(MPI_Match(&r->reqs[0]));
+        QT_OK(MPI_Queue_init(&r->queue, MPI_QUEUE_TYPE_DEFAULT, NULL));
+        return cls;
+    }
     r->nreqs = 4;
+    if (KIND_PART == kind || KIND_PARTQUEUE == kind) {
+        QT_OK(MPI_Precv_init(r->rl, PARTS, N / PARTS, MPI_INT, r->left, 7, comm, MPI_INFO_NULL,
+                             &r->reqs[0]));
+        QT_OK(MPI_Precv_init(r->rr, PARTS, N / PARTS, MPI_INT, r->right, 8, comm, MPI_INFO_NULL,
+                             &r->reqs[1]));
+        QT_OK(MPI_Psend_init(r->sl, PARTS, N / PARTS, MPI_INT, r->left, 8, comm, MPI_INFO_NULL,
+                             &r->reqs[2]));
+        QT_OK(MPI_Psend_init(r->sr, PARTS, N / PARTS, MPI_INT, r->right, 7, comm, MPI_INFO_NULL,
+                             &r->reqs[3]));
+        if (KIND_PARTQUEUE == kind) {
+            QT_OK(MPI_Queue_init(&r->queue, MPI_QUEUE_TYPE_DEFAULT, NULL));
+        }
+        return cls;
+    }
     QT_OK(MPI_Recv_init(r->rl, N, MPI_INT, r->left, 7, comm, &r->reqs[0]));
     QT_OK(MPI_Recv_init(r->rr, N, MPI_INT, r->right, 8, comm, &r->reqs[1]));
     QT_OK(MPI_Send_init(r->sl, N, MPI_INT, r->left, 8, comm, &r->reqs[2]));
@@ -158,6 +191,33 @@ static int ring_iteration(ring_t *r, int iter)
         }
         return error_class(MPI_Waitall(2, r->reqs, r->statuses));
     }
+    if (KIND_COLL == r->kind) {
+        int rc = MPI_Enqueue_start(&r->queue, &r->reqs[0]);
+        QT_CHECK(MPI_SUCCESS == rc, "iteration %d: MPI_Enqueue_start returned class %d", iter,
+                 error_class(rc));
+        rc = MPI_Enqueue_wait(&r->queue, &r->reqs[0], &r->statuses[0]);
+        QT_CHECK(MPI_SUCCESS == rc, "iteration %d: MPI_Enqueue_wait returned class %d", iter,
+                 error_class(rc));
+        return error_class(MPI_Queue_fence(&r->queue));
+    }
+    if (KIND_PART == r->kind || KIND_PARTQUEUE == r->kind) {
+        int rc = KIND_PART == r->kind ? MPI_Startall(4, r->reqs)
+                                      : MPI_Enqueue_startall(&r->queue, 4, r->reqs);
+        QT_CHECK(MPI_SUCCESS == rc, "iteration %d: the start returned class %d", iter,
+                 error_class(rc));
+        for (int i = 2; i < 4; ++i) {
+            rc = MPI_Pready_range(0, PARTS - 1, r->reqs[i]);
+            QT_CHECK(MPI_SUCCESS == rc, "iteration %d: MPI_Pready_range returned class %d", iter,
+                     error_class(rc));
+        }
+        if (KIND_PART == r->kind) {
+            return error_class(MPI_Waitall(4, r->reqs, r->statuses));
+        }
+        rc = MPI_Enqueue_waitall(&r->queue, 4, r->reqs, r->statuses);
+        QT_CHECK(MPI_SUCCESS == rc, "iteration %d: MPI_Enqueue_waitall returned class %d", iter,
+                 error_class(rc));
+        return error_class(MPI_Queue_fence(&r->queue));
+    }
     if (KIND_QUEUE == r->kind) {
         int rc = MPI_Enqueue_startall(&r->queue, 4, r->reqs);
         QT_CHECK(MPI_SUCCESS == rc, "iteration %d: MPI_Enqueue_startall returned class %d", iter,
@@ -176,6 +236,17 @@ static int ring_iteration(ring_t *r, int iter)
 static void ring_check(ring_t *r, int iter)
 {
     int bad = 0;
+    if (KIND_COLL == r->kind) {
+        for (int i = 0; i < N; ++i) {
+            int sum = 0;
+            for (int k = 0; k < r->size; ++k) {
+                sum += value(k, iter, 0, i);
+            }
+            bad += r->rl[i] != sum;
+        }
+        QT_CHECK(0 == bad, "iteration %d on %d ranks: %d sums wrong", iter, r->size, bad);
+        return;
+    }
     for (int i = 0; i < N; ++i) {
         bad += r->rl[i] != value(r->left, iter, 1, i);
         bad += r->rr[i] != value(r->right, iter, 0, i);
@@ -200,7 +271,7 @@ static void ring_free(ring_t *r)
         QT_CHECK(MPI_SUCCESS == rc, "MPI_Request_free of request %d returned class %d", i,
                  error_class(rc));
     }
-    if (KIND_QUEUE == r->kind) {
+    if (KIND_QUEUE == r->kind || KIND_PARTQUEUE == r->kind || KIND_COLL == r->kind) {
         int rc = MPI_Queue_free(&r->queue);
         QT_CHECK(MPI_SUCCESS == rc, "MPI_Queue_free returned class %d", error_class(rc));
     }
@@ -215,7 +286,7 @@ int main(int argc, char **argv)
     MPI_Group world_group, shrunk_group;
 
     if (argc < 2) {
-        fprintf(stderr, "usage: ft_ring plain|matched|queue|exec|stream|handshake\n");
+        fprintf(stderr, "usage: ft_ring plain|matched|queue|exec|stream|coll|part|partqueue|handshake\n");
         return 2;
     }
     kind = 0 == strcmp(argv[1], "plain")     ? KIND_PLAIN
@@ -223,6 +294,9 @@ int main(int argc, char **argv)
            : 0 == strcmp(argv[1], "exec")    ? KIND_EXEC
            : 0 == strcmp(argv[1], "stream")  ? KIND_STREAM
            : 0 == strcmp(argv[1], "handshake") ? KIND_HANDSHAKE
+           : 0 == strcmp(argv[1], "part")    ? KIND_PART
+           : 0 == strcmp(argv[1], "coll")    ? KIND_COLL
+           : 0 == strcmp(argv[1], "partqueue") ? KIND_PARTQUEUE
                                               : KIND_QUEUE;
     in_match = KIND_HANDSHAKE == kind;
     if (in_match) {
