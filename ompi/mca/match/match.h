@@ -229,6 +229,19 @@ typedef struct mca_match_channel_ops_t {
      * mca_match_request_channel_done, once per start.
      */
     int (*start_owned)(struct mca_match_request_t *request);
+    /**
+     * Optional (NULL: never).  The owner's next start of this inactive
+     * request will come later, once earlier work is done (a queue's start
+     * behind pending operations): prepare the transfer now where the
+     * channel can set it off at start_owned without the host doing the
+     * work then (a triggered network operation whose trigger start_owned
+     * pulls).  Returns true when armed; false leaves the start to
+     * start_owned as usual.  The data is read when the transfer runs, not
+     * now.  Called by the owner's engine, in the thread that enqueues,
+     * with no lock held; an armed request not started by its release is
+     * disarmed then.
+     */
+    bool (*arm)(struct mca_match_request_t *request);
     /** MPI_Cancel of an active request: complete it cancelled
      * (mca_match_request_channel_cancelled), or leave it. */
     void (*cancel)(struct mca_match_request_t *request);

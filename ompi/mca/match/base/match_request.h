@@ -127,6 +127,19 @@ static inline bool mca_match_request_is(const ompi_request_t *request)
  * (request_owner.h). */
 OMPI_DECLSPEC int mca_match_request_start_owned(size_t count, ompi_request_t **requests);
 
+/** The owner's next start of this matched request will come later (a
+ * queue's start behind pending operations): let its channel arm it where
+ * it can (mca_match_channel_ops_t's arm).  No effect on other requests. */
+static inline void mca_match_request_arm(ompi_request_t *request)
+{
+    mca_match_request_t *req = (mca_match_request_t *) request;
+
+    if (mca_match_request_is(request) && MCA_MATCH_STATE_MATCHED == req->mr_state
+        && NULL != req->mr_chan_ops && NULL != req->mr_chan_ops->arm) {
+        (void) req->mr_chan_ops->arm(req);
+    }
+}
+
 /** A channel's MPI_Start: true when an owner holds one of the requests,
  * which MPI_Start must not start behind it (then none is started). */
 static inline bool mca_match_request_start_refused(size_t count, ompi_request_t **requests)

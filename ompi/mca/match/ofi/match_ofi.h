@@ -43,6 +43,17 @@
  * message of a pair is in flight and a synchronous send, always granted
  * before it writes, completes once its receive has started.
  *
+ * Triggered sends, where the provider has FI_TRIGGER and FI_RMA_EVENT
+ * (match_ofi_triggered): the sender's slot gets a counter and a doorbell of
+ * its own, bound to the counter, which the receiver's grants target; the
+ * counter thus counts the grants.  A send that a queue will start later
+ * (mca_match_channel_ops_t's arm) is posted at once as a triggered write
+ * with threshold m + f (message m, the f-th triggered start of the slot),
+ * and its start bumps the counter by one (fi_cntr_add).  The write runs
+ * once both happened, in either order: grant m + 1 needs write m, and so
+ * does the next start of the request, so the counter cannot reach the
+ * threshold early.  The provider reads the data when the write runs.
+ *
  * A pair moves min(sender's bytes, receiver's bytes) per message; the
  * receive reports MPI_ERR_TRUNCATE when the sender's are more.  A
  * zero-byte message is the completion data alone (written into the
@@ -58,6 +69,7 @@
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_rma.h>
+#include <rdma/fi_trigger.h>
 
 #include "opal/datatype/opal_convertor.h"
 #include "opal/mca/threads/mutex.h"
@@ -79,6 +91,8 @@ typedef struct mca_match_ofi_component_t {
     unsigned int inject_limit; /**< messages up to this many bytes are injected */
     bool same_node;            /**< also serve peers of this node (else leave them to sm) */
     char *provider_include;    /**< comma list of providers, empty: Open MPI's lists */
+    bool triggered;            /**< arm queued sends as triggered writes where possible */
+    unsigned long long triggered_starts; /**< starts that set off an armed write (pvar) */
 } mca_match_ofi_component_t;
 
 OMPI_DECLSPEC extern mca_match_ofi_component_t mca_match_ofi_component;
@@ -103,7 +117,19 @@ typedef struct mca_match_ofi_slot_t {
     bool orphaned;          /**< released while in flight: freed at the completion */
     void *keep;             /**< an orphan's bounce buffer */
     struct fid_mr *keep_mr; /**< an orphan's registration of its source */
-    struct fi_context2 ctx; /**< the write's context (FI_CONTEXT, FI_CONTEXT2) */
+    /** send slots with triggered writes: the counter of grants and starts
+     * (kept for the slot's life, cleared at each offer), the doorbell the
+     * grants target (registered anew at each offer) */
+    struct fid_cntr *trig_cntr;
+    uint64_t *trig_bell;
+    struct fid_mr *trig_bell_mr;
+    uint64_t fires;         /**< triggered starts since the offer */
+    /** the write's context (FI_CONTEXT, FI_CONTEXT2); a triggered write's
+     * carries its trigger */
+    union {
+        struct fi_context2 plain;
+        struct fi_triggered_context2 trig;
+    } ctx;
 } mca_match_ofi_slot_t;
 
 /** One half of a channel: the matched request's mr_chan. */
@@ -122,6 +148,7 @@ typedef struct mca_match_ofi_half_t {
     bool contiguous;        /**< this side's data is one block at cptr */
     bool inject;            /**< send: messages are injected */
     bool truncated;         /**< receive: the sender's message is larger */
+    bool armed;             /**< send: the next message is posted as a triggered write */
     size_t bytes;           /**< moved per message: min of the two sides */
     unsigned char *cptr;    /**< contiguous data */
     unsigned char *bounce;  /**< packed data of a non-contiguous side */
@@ -163,6 +190,8 @@ mca_match_ofi_slot_t *mca_match_ofi_slot_of_data(uint64_t data);
 mca_match_ofi_slot_t *mca_match_ofi_slot_of_context(void *context);
 void mca_match_ofi_slot_release(uint32_t index, void *keep, struct fid_mr *keep_mr);
 void mca_match_ofi_slot_done(mca_match_ofi_slot_t *slot);
+int mca_match_ofi_slot_trigger(uint32_t index, uint64_t *addr, uint64_t *key);
+bool mca_match_ofi_triggered(void);
 
 /* halves (match_ofi_request.c) */
 mca_match_ofi_half_t *mca_match_ofi_half_new(struct mca_match_request_t *owner, bool is_send);

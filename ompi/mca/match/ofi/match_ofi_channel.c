@@ -17,7 +17,8 @@
  *
  * Offer:  word 0 the completion data naming the sender's slot, word 1 and
  *         word 2 the address and key of the sender's doorbell (grants
- *         land there); tail: endpoint name, provider name.
+ *         land there: the slot's own, counted one, where the provider
+ *         has triggered writes); tail: endpoint name, provider name.
  * Accept: word 0 the completion data naming the receiver's slot, word 1
  *         and word 2 the address (or offset) and key where messages land
  *         (the receiver's doorbell for zero-byte messages); tail: endpoint
@@ -132,7 +133,9 @@ static int match_ofi_offer(mca_match_request_t *request, struct ompi_proc_t *pee
             mca_match_ofi_slot_release(index, NULL, NULL);
         }
     }
-    if (OMPI_SUCCESS == ret) {
+    if (OMPI_SUCCESS == ret
+        && (!mca_match_ofi_triggered()
+            || OMPI_SUCCESS != mca_match_ofi_slot_trigger(index, &doorbell_addr, &doorbell_key))) {
         mca_match_ofi_doorbell(&doorbell_addr, &doorbell_key);
     }
     OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);

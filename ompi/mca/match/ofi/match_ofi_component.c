@@ -46,6 +46,7 @@
 
 #include "opal/class/opal_hash_table.h"
 #include "opal/class/opal_list.h"
+#include "opal/mca/base/mca_base_pvar.h"
 #include "opal/mca/common/ofi/common_ofi.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/argv.h"
@@ -110,6 +111,7 @@ static struct {
     struct fid_mr *doorbell_mr;
     uint64_t doorbell_addr;
     uint64_t doorbell_key;
+    bool triggered;           /**< the provider has FI_TRIGGER and FI_RMA_EVENT, and they are wanted */
     mca_match_ofi_slot_t *slots;
     uint32_t *free_slots;     /**< stack of free slot indices */
     uint32_t nslots;
@@ -166,6 +168,25 @@ static int match_ofi_register(void)
                                            "sockets)",
                                            MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3,
                                            MCA_BASE_VAR_SCOPE_READONLY, &c->provider_include);
+    c->triggered = true;
+    (void) mca_base_component_var_register(v, "triggered",
+                                           "Where the provider has triggered operations "
+                                           "(FI_TRIGGER and FI_RMA_EVENT): post a matched send "
+                                           "that a queue starts later as a triggered write when "
+                                           "it is enqueued, and have its start set it off by "
+                                           "bumping a counter (contiguous sends only)",
+                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                           MCA_BASE_VAR_SCOPE_READONLY, &c->triggered);
+    c->triggered_starts = 0;
+    (void) mca_base_component_pvar_register(v, "triggered_starts",
+                                            "Starts of matched sends that set off a write "
+                                            "posted in advance as a triggered operation",
+                                            OPAL_INFO_LVL_5, MPI_T_PVAR_CLASS_COUNTER,
+                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                            MPI_T_BIND_NO_OBJECT,
+                                            MCA_BASE_PVAR_FLAG_READONLY
+                                                | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                            NULL, NULL, NULL, &c->triggered_starts);
     /* makes Open MPI's provider lists exist even when no other libfabric
      * component is opened in this process (no synonyms: this component's
      * provider_include is its own) */
@@ -322,6 +343,11 @@ static void match_ofi_teardown(void)
         }
         match_ofi_mr_close(s->keep_mr);
         free(s->keep);
+        match_ofi_mr_close(s->trig_bell_mr);
+        if (NULL != s->trig_cntr) {
+            (void) fi_close(&s->trig_cntr->fid);
+        }
+        free(s->trig_bell);
     }
     match_ofi_mr_close(match_ofi.doorbell_mr);
     if (NULL != match_ofi.ep) {
@@ -353,6 +379,43 @@ static void match_ofi_teardown(void)
     free(match_ofi.slots);
     free(match_ofi.free_slots);
     memset(&match_ofi, 0, sizeof(match_ofi));
+}
+
+/* The chosen provider again, with triggered operations and counted
+ * remote writes: asked for apart, so that wanting them never changes
+ * which provider is chosen; without them the channel works as before. */
+static void match_ofi_want_triggers(void)
+{
+    struct fi_info *hints = fi_dupinfo(match_ofi.info), *list = NULL, *p;
+    int ret;
+
+    if (NULL == hints) {
+        return;
+    }
+    hints->caps |= FI_TRIGGER | FI_RMA_EVENT;
+    ret = fi_getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), NULL, NULL, 0ULL, hints,
+                     &list);
+    fi_freeinfo(hints);
+    for (p = (0 == ret) ? list : NULL; NULL != p; p = p->next) {
+        if (0 == strcmp(p->fabric_attr->prov_name, match_ofi.info->fabric_attr->prov_name)
+            && FI_TRIGGER == (p->caps & FI_TRIGGER) && FI_RMA_EVENT == (p->caps & FI_RMA_EVENT)) {
+            struct fi_info *dup = fi_dupinfo(p);
+
+            if (NULL != dup) {
+                fi_freeinfo(match_ofi.info);
+                match_ofi.info = dup;
+                match_ofi.triggered = true;
+            }
+            break;
+        }
+    }
+    if (NULL != list) {
+        fi_freeinfo(list);
+    }
+    opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ofi: provider %s %s triggered writes",
+                        match_ofi.info->fabric_attr->prov_name,
+                        match_ofi.triggered ? "offers" : "offers no");
 }
 
 /* lock held: the fabric, the endpoint, the doorbell and the slots, once */
@@ -412,6 +475,9 @@ int mca_match_ofi_open_fabric(void)
     fi_freeinfo(list);
     if (NULL == match_ofi.info) {
         goto err;
+    }
+    if (c->triggered) {
+        match_ofi_want_triggers();
     }
     match_ofi.mr_mode = match_ofi_mr_bits(match_ofi.info);
     match_ofi.inject = c->inject_limit < match_ofi.info->tx_attr->inject_size
@@ -761,6 +827,10 @@ void mca_match_ofi_slot_done(mca_match_ofi_slot_t *s)
     s->keep_mr = NULL;
     s->keep = NULL;
     s->orphaned = false;
+    /* the next offer registers the doorbell anew: a grant of a pair gone
+     * must not count for the next */
+    match_ofi_mr_close(s->trig_bell_mr);
+    s->trig_bell_mr = NULL;
     if (s->used) {
         s->used = false;
         match_ofi.free_slots[match_ofi.nfree++] = (uint32_t) (s - match_ofi.slots);
@@ -794,3 +864,76 @@ mca_match_ofi_component_t mca_match_ofi_component = {
         .matchm_finalize = match_ofi_finalize,
     },
 };
+
+bool mca_match_ofi_triggered(void)
+{
+    return match_ofi.triggered;
+}
+
+/* lock held: a send slot's counter (cleared) and its own doorbell, bound
+ * to the counter, where the receiver's grants land: the grants are then
+ * counted where a triggered write's threshold reads them */
+int mca_match_ofi_slot_trigger(uint32_t index, uint64_t *addr, uint64_t *key)
+{
+    mca_match_ofi_slot_t *s = &match_ofi.slots[index];
+    struct fi_cntr_attr attr;
+    int ret;
+
+    if (!match_ofi.triggered) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    if (NULL == s->trig_cntr) {
+        memset(&attr, 0, sizeof(attr));
+        attr.events = FI_CNTR_EVENTS_COMP;
+        attr.wait_obj = FI_WAIT_NONE;
+        ret = fi_cntr_open(match_ofi.domain, &attr, &s->trig_cntr, NULL);
+        if (0 != ret) {
+            s->trig_cntr = NULL;
+            goto err_fi;
+        }
+    }
+    if (NULL == s->trig_bell) {
+        s->trig_bell = calloc(1, MATCH_OFI_DOORBELL_BYTES);
+        if (NULL == s->trig_bell) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+    }
+    ret = fi_cntr_set(s->trig_cntr, 0);
+    if (0 != ret) {
+        goto err_fi;
+    }
+    s->fires = 0;
+    ret = fi_mr_reg(match_ofi.domain, s->trig_bell, MATCH_OFI_DOORBELL_BYTES, FI_REMOTE_WRITE, 0,
+                    match_ofi.next_key++, FI_RMA_EVENT, &s->trig_bell_mr, NULL);
+    if (0 != ret) {
+        s->trig_bell_mr = NULL;
+        goto err_fi;
+    }
+    ret = fi_mr_bind(s->trig_bell_mr, &s->trig_cntr->fid, FI_REMOTE_WRITE);
+    if (0 == ret && 0 != (match_ofi.mr_mode & FI_MR_ENDPOINT)) {
+        ret = fi_mr_bind(s->trig_bell_mr, &match_ofi.ep->fid, 0);
+    }
+    if (0 == ret) {
+        /* a registration with FI_RMA_EVENT is enabled once bound, where
+         * the provider has the call (sockets has not: bound is enough) */
+        ret = fi_mr_enable(s->trig_bell_mr);
+        if (-FI_ENOSYS == ret) {
+            ret = 0;
+        }
+    }
+    if (0 != ret || FI_KEY_NOTAVAIL == fi_mr_key(s->trig_bell_mr)) {
+        match_ofi_mr_close(s->trig_bell_mr);
+        s->trig_bell_mr = NULL;
+        goto err_fi;
+    }
+    *key = fi_mr_key(s->trig_bell_mr);
+    *addr = 0 != (match_ofi.mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t) (uintptr_t) s->trig_bell : 0;
+    return OMPI_SUCCESS;
+
+err_fi:
+    opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ofi: no counted doorbell for slot %u (%s): the send is never "
+                        "triggered",
+                        index, fi_strerror(-ret));
+    return OMPI_ERR_NOT_SUPPORTED;
+}

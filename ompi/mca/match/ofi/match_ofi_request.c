@@ -23,6 +23,12 @@
  * receiver's buffer, the receiver's slot as completion data; stage 2 waits
  * for the local completion of a write that was not injected.
  *
+ * A send armed as a triggered write (match_ofi_arm, match_ofi.h) is
+ * posted before its start; the start bumps the slot's counter and waits at
+ * stage 2 for the write's local completion, like a write posted at the
+ * start.  An armed send released unstarted is cancelled (fi_cancel): its
+ * slot waits for the cancelled write's completion entry.
+ *
  * A post the provider refuses for now (-FI_EAGAIN: a full queue, or a
  * connection still being made) leaves the request at its stage on the
  * active list, and the progress callback, which reads the completion
@@ -69,6 +75,12 @@ static void match_ofi_half_construct(mca_match_ofi_half_t *req)
 static void match_ofi_half_destruct(mca_match_ofi_half_t *req)
 {
     OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+    if (mca_match_ofi_is_open() && req->armed && req->has_slot) {
+        /* never set off: take the triggered write back; its completion
+         * (cancelled) frees the slot */
+        (void) fi_cancel(&mca_match_ofi_ep()->fid, &mca_match_ofi_slot(req->slot)->ctx);
+        req->armed = false;
+    }
     if (mca_match_ofi_is_open()) {
         if (req->has_slot) {
             /* the slot closes the registration and frees the bounce
@@ -136,7 +148,8 @@ static bool match_ofi_posted(mca_match_ofi_half_t *req, ssize_t ret, const char 
  * a process may close it once its sends are complete; the receiver learns
  * of the data from its own completion entry, which the provider writes
  * once the data is placed. */
-static ssize_t match_ofi_write(mca_match_ofi_half_t *req, mca_match_ofi_slot_t *slot)
+static ssize_t match_ofi_write(mca_match_ofi_half_t *req, mca_match_ofi_slot_t *slot,
+                               bool triggered)
 {
     const void *src = 0 == req->bytes  ? (const void *) &match_ofi_zero
                       : req->contiguous ? (const void *) req->cptr
@@ -146,7 +159,7 @@ static ssize_t match_ofi_write(mca_match_ofi_half_t *req, mca_match_ofi_slot_t *
     struct fi_msg_rma msg;
     void *desc = req->desc;
 
-    if (req->inject) {
+    if (req->inject && !triggered) {
         return fi_inject_writedata(mca_match_ofi_ep(), src, req->bytes, req->peer_data, req->peer,
                                    req->peer_addr, req->peer_key);
     }
@@ -164,8 +177,17 @@ static ssize_t match_ofi_write(mca_match_ofi_half_t *req, mca_match_ofi_slot_t *
     msg.rma_iov_count = 1;
     msg.context = &slot->ctx;
     msg.data = req->peer_data;
+    if (triggered) {
+        /* set off when the slot's counter of grants and starts reaches
+         * message m's grant plus this start */
+        memset(&slot->ctx.trig, 0, sizeof(slot->ctx.trig));
+        slot->ctx.trig.event_type = FI_TRIGGER_THRESHOLD;
+        slot->ctx.trig.trigger.threshold.cntr = slot->trig_cntr;
+        slot->ctx.trig.trigger.threshold.threshold = (size_t) (req->count + 1 + slot->fires + 1);
+    }
     return fi_writemsg(mca_match_ofi_ep(), &msg,
-                       FI_REMOTE_CQ_DATA | FI_COMPLETION | FI_TRANSMIT_COMPLETE);
+                       FI_REMOTE_CQ_DATA | FI_COMPLETION | FI_TRANSMIT_COMPLETE
+                           | (triggered ? FI_TRIGGER : 0));
 }
 
 /* lock held: the send of message m */
@@ -184,7 +206,7 @@ static bool match_ofi_send_advance(mca_match_ofi_half_t *req, uint64_t m)
         req->stage = 1;
     }
     if (1 == req->stage) {
-        if (!match_ofi_posted(req, match_ofi_write(req, slot), "write")) {
+        if (!match_ofi_posted(req, match_ofi_write(req, slot, false), "write")) {
             return false;
         }
         req->count = m;
@@ -256,6 +278,28 @@ static inline bool match_ofi_listed(const mca_match_ofi_half_t *req)
     return NULL != req->prev || match_ofi_active == req;
 }
 
+/* lock held: set off an armed send (the counter's bump is the start);
+ * it then waits at stage 2 for the write's local completion */
+static bool match_ofi_fire(mca_match_ofi_half_t *req)
+{
+    mca_match_ofi_slot_t *slot = mca_match_ofi_slot(req->slot);
+    int ret;
+
+    req->armed = false;
+    req->count++;
+    req->stage = 2;
+    ret = fi_cntr_add(slot->trig_cntr, 1);
+    if (OPAL_UNLIKELY(0 != ret)) {
+        opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: fi_cntr_add failed: %s", fi_strerror(-ret));
+        req->status = MPI_ERR_OTHER;
+        (void) fi_cancel(&mca_match_ofi_ep()->fid, &slot->ctx);
+    } else {
+        mca_match_ofi_component.triggered_starts++;
+    }
+    return !slot->in_flight;
+}
+
 static inline void match_ofi_start_one(mca_match_request_t *owner)
 {
     mca_match_ofi_half_t *req = (mca_match_ofi_half_t *) owner->mr_chan;
@@ -269,6 +313,8 @@ static inline void match_ofi_start_one(mca_match_request_t *owner)
         /* the component was finalized under the program's request */
         req->status = MPI_ERR_OTHER;
         done = true;
+    } else if (req->armed) {
+        done = match_ofi_fire(req);
     } else {
         done = match_ofi_advance(req);
     }
@@ -302,6 +348,54 @@ static int match_ofi_start_owned(mca_match_request_t *owner)
 {
     match_ofi_start_one(owner);
     return OMPI_SUCCESS;
+}
+
+/* A send that its queue starts later: post it now as a triggered write
+ * (match_ofi.h).  Not where the data must be packed at the start (a
+ * non-contiguous send), nor a small send whose source the provider wants
+ * registered (injected sends register none), nor while the previous
+ * start's transfer is still under way (the queue may enqueue the next
+ * start behind its wait): the threshold counts from the messages done, and
+ * the slot has one context. */
+static bool match_ofi_arm(mca_match_request_t *owner)
+{
+    mca_match_ofi_half_t *req = (mca_match_ofi_half_t *) owner->mr_chan;
+    mca_match_ofi_slot_t *slot;
+    bool armed = false;
+    ssize_t ret;
+
+    if (!req->is_send || (!req->contiguous && 0 < req->bytes)) {
+        return false;
+    }
+    if (req->inject && 0 < req->bytes && mca_match_ofi_mr_local()) {
+        /* a triggered write is posted, not injected: its source needs the
+         * registration that an injected send never made */
+        return false;
+    }
+    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
+    if (mca_match_ofi_is_open() && req->has_slot && !req->armed && !match_ofi_listed(req)) {
+        slot = mca_match_ofi_slot(req->slot);
+        if (NULL != slot->trig_bell_mr && !slot->in_flight) {
+            ret = match_ofi_write(req, slot, true);
+            if (0 == ret) {
+                slot->in_flight = true;
+                slot->fires++;
+                req->armed = true;
+                armed = true;
+            } else if (-FI_EAGAIN != ret) {
+                opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                                    "match:ofi: a triggered write was refused (%s): the start "
+                                    "writes",
+                                    fi_strerror((int) -ret));
+            }
+        }
+    }
+    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
+    if (armed) {
+        opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: send in slot %u armed as a triggered write", req->slot);
+    }
+    return armed;
 }
 
 /* lock held: one completion entry.  A local completion carries the
@@ -457,6 +551,7 @@ static void match_ofi_release(mca_match_request_t *owner)
 const mca_match_channel_ops_t mca_match_ofi_channel_ops = {
     .start = match_ofi_start,
     .start_owned = match_ofi_start_owned,
+    .arm = match_ofi_arm,
     .cancel = match_ofi_cancel,
     .abort = match_ofi_abort,
     .release = match_ofi_release,

@@ -393,6 +393,16 @@ static int queue_start_now(int count, ompi_request_t **requests, int *started)
     return OMPI_SUCCESS;
 }
 
+/* a start group that will run later (behind earlier entries, or at the
+ * context's trigger): its channels may post the transfers now, to be set
+ * off by the start (mca_match_request_arm) */
+static inline void queue_arm(int count, ompi_request_t **requests)
+{
+    for (int i = 0; i < count; ++i) {
+        mca_match_request_arm(requests[i]);
+    }
+}
+
 static bool queue_all_complete(int count, ompi_request_t **requests)
 {
     for (int i = 0; i < count; ++i) {
@@ -751,6 +761,7 @@ static int queue_enqueue_triggered(queue_host_t *host, ompi_queue_t *queue,
         }
     } else {
         host->starts_posted++;
+        queue_arm(count, requests);
     }
     queue_mark_busy(host, true);
     (void) queue_advance(host);
@@ -795,6 +806,9 @@ int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t
             queue_unown(host, count, requests, false);
             ret = OMPI_ERR_OUT_OF_RESOURCE;
         } else {
+            if (MPI_SUCCESS == host->error) {
+                queue_arm(count, requests);
+            }
             /* the head may have become runnable since progress last ran:
              * start what the order allows now rather than at the next call */
             queue_mark_busy(host, true);
