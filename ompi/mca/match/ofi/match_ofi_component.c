@@ -397,7 +397,10 @@ static void match_ofi_want_triggers(void)
                      &list);
     fi_freeinfo(hints);
     for (p = (0 == ret) ? list : NULL; NULL != p; p = p->next) {
+        /* the same provider on the same NIC (the hints name its domain) */
         if (0 == strcmp(p->fabric_attr->prov_name, match_ofi.info->fabric_attr->prov_name)
+            && NULL != p->domain_attr->name && NULL != match_ofi.info->domain_attr->name
+            && 0 == strcmp(p->domain_attr->name, match_ofi.info->domain_attr->name)
             && FI_TRIGGER == (p->caps & FI_TRIGGER) && FI_RMA_EVENT == (p->caps & FI_RMA_EVENT)) {
             struct fi_info *dup = fi_dupinfo(p);
 
