@@ -237,9 +237,9 @@ typedef struct mca_match_channel_ops_t {
      * work then (a triggered network operation whose trigger start_owned
      * pulls).  Returns true when armed; false leaves the start to
      * start_owned as usual.  The data is read when the transfer runs, not
-     * now.  Called by the owner's engine, in the thread that enqueues,
-     * with no lock held; an armed request not started by its release is
-     * disarmed then.
+     * now.  Called by the owner's engine in the thread that enqueues,
+     * under the owner's own lock (a queue's), never the channel's; an
+     * armed request not started by its release is disarmed then.
      */
     bool (*arm)(struct mca_match_request_t *request);
     /** MPI_Cancel of an active request: complete it cancelled
