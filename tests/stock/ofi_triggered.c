@@ -51,6 +51,29 @@
         }                                                                            \
     } while (0)
 
+static uint64_t src[WORDS], dst[WORDS];
+
+/* post the write of src into dst (registered as mr) with FI_TRIGGER: it
+ * runs once cntr reaches threshold */
+static ssize_t post_triggered(struct fid_ep *ep, const struct fi_info *info, struct fid_mr *mr,
+                              fi_addr_t self, struct fid_cntr *cntr, size_t threshold,
+                              struct fi_triggered_context *tctx)
+{
+    struct iovec iov = {.iov_base = src, .iov_len = sizeof(src)};
+    struct fi_rma_iov rma = {
+        .addr = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t) (uintptr_t) dst : 0,
+        .len = sizeof(dst),
+        .key = fi_mr_key(mr)};
+    struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = self,
+                             .rma_iov = &rma, .rma_iov_count = 1, .context = tctx};
+
+    memset(tctx, 0, sizeof(*tctx));
+    tctx->event_type = FI_TRIGGER_THRESHOLD;
+    tctx->trigger.threshold.cntr = cntr;
+    tctx->trigger.threshold.threshold = threshold;
+    return fi_writemsg(ep, &msg, FI_TRIGGER | FI_COMPLETION);
+}
+
 int main(int argc, char **argv)
 {
     const char *prov = argc > 1 ? argv[1] : "sockets";
@@ -70,7 +93,6 @@ int main(int argc, char **argv)
     char name[256];
     size_t name_len = sizeof(name);
     fi_addr_t self;
-    static uint64_t src[WORDS], dst[WORDS];
     ssize_t n;
     long polls = 0;
     int ret;
@@ -111,21 +133,7 @@ int main(int argc, char **argv)
         dst[i] = 0;
     }
 
-    {
-        struct iovec iov = {.iov_base = src, .iov_len = sizeof(src)};
-        struct fi_rma_iov rma = {
-            .addr = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t) (uintptr_t) dst : 0,
-            .len = sizeof(dst),
-            .key = fi_mr_key(mr)};
-        struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = self,
-                                 .rma_iov = &rma, .rma_iov_count = 1, .context = &tctx};
-
-        memset(&tctx, 0, sizeof(tctx));
-        tctx.event_type = FI_TRIGGER_THRESHOLD;
-        tctx.trigger.threshold.cntr = trigger;
-        tctx.trigger.threshold.threshold = 1;
-        CHECK(fi_writemsg(ep, &msg, FI_TRIGGER | FI_COMPLETION));
-    }
+    CHECK(post_triggered(ep, info, mr, self, trigger, 1, &tctx));
     for (int i = 0; i < POLLS_BEFORE; ++i) {
         if (0 < fi_cq_read(cq, &entry, 1)) {
             printf("FAIL: the triggered write completed before its counter moved\n");
@@ -155,25 +163,16 @@ int main(int argc, char **argv)
         uint64_t base = fi_cntr_read(trigger);
         static uint64_t grant_word = 1;
         struct fi_context grant_ctx;
-        struct iovec iov = {.iov_base = src, .iov_len = sizeof(src)};
-        struct fi_rma_iov rma = {
-            .addr = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t) (uintptr_t) dst : 0,
-            .len = sizeof(dst),
-            .key = fi_mr_key(mr)};
-        struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = self,
-                                 .rma_iov = &rma, .rma_iov_count = 1, .context = &tctx};
+        uint64_t grant_addr =
+            (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t) (uintptr_t) dst : 0;
         int grant_done = 0;
 
         for (int i = 0; i < WORDS; ++i) {
             src[i] = 200 + i;
         }
-        memset(&tctx, 0, sizeof(tctx));
-        tctx.event_type = FI_TRIGGER_THRESHOLD;
-        tctx.trigger.threshold.cntr = trigger;
-        tctx.trigger.threshold.threshold = base + 2;
-        CHECK(fi_writemsg(ep, &msg, FI_TRIGGER | FI_COMPLETION));
+        CHECK(post_triggered(ep, info, mr, self, trigger, base + 2, &tctx));
         /* the grant: one word into the registered region, not the last */
-        CHECK(fi_write(ep, &grant_word, sizeof(grant_word), NULL, self, rma.addr, rma.key,
+        CHECK(fi_write(ep, &grant_word, sizeof(grant_word), NULL, self, grant_addr, fi_mr_key(mr),
                        &grant_ctx));
         for (polls = 0; polls < POLLS_BEFORE || !grant_done; ++polls) {
             n = fi_cq_read(cq, &entry, 1);

@@ -648,17 +648,20 @@ bool mca_match_ofi_data_fits(uint64_t data)
 }
 
 /* lock held: a registration of [buf, buf + len) for access, bound to the
- * endpoint where the provider wants it; remote_addr is what a peer's write
- * names (the address, or an offset into the registration without
- * FI_MR_VIRT_ADDR) */
-int mca_match_ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr,
-                         uint64_t *remote_addr, uint64_t *key, void **desc)
+ * endpoint where the provider wants it, and to cntr for remote writes when
+ * cntr is given (FI_RMA_EVENT: the writes into it are counted there);
+ * remote_addr is what a peer's write names (the address, or an offset
+ * into the registration without FI_MR_VIRT_ADDR) */
+static int match_ofi_mr_reg_counted(void *buf, size_t len, uint64_t access,
+                                    struct fid_cntr *cntr, struct fid_mr **mr,
+                                    uint64_t *remote_addr, uint64_t *key, void **desc)
 {
     int ret;
 
     /* unique in the domain: providers without FI_MR_PROV_KEY take it as
      * the key */
-    ret = fi_mr_reg(match_ofi.domain, buf, len, access, 0, match_ofi.next_key++, 0, mr, NULL);
+    ret = fi_mr_reg(match_ofi.domain, buf, len, access, 0, match_ofi.next_key++,
+                    NULL != cntr ? FI_RMA_EVENT : 0, mr, NULL);
     if (0 != ret) {
         *mr = NULL;
         opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
@@ -666,19 +669,28 @@ int mca_match_ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr *
                             fi_strerror(-ret));
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    if (0 != (match_ofi.mr_mode & FI_MR_ENDPOINT)) {
+    if (NULL != cntr) {
+        ret = fi_mr_bind(*mr, &cntr->fid, FI_REMOTE_WRITE);
+    }
+    if (0 == ret && 0 != (match_ofi.mr_mode & FI_MR_ENDPOINT)) {
         ret = fi_mr_bind(*mr, &match_ofi.ep->fid, 0);
-        if (0 == ret) {
-            ret = fi_mr_enable(*mr);
+    }
+    if (0 == ret && (NULL != cntr || 0 != (match_ofi.mr_mode & FI_MR_ENDPOINT))) {
+        ret = fi_mr_enable(*mr);
+        if (-FI_ENOSYS == ret && 0 == (match_ofi.mr_mode & FI_MR_ENDPOINT)) {
+            /* a registration with FI_RMA_EVENT is enabled once bound, where
+             * the provider has the call (sockets has not: bound is enough) */
+            ret = 0;
         }
-        if (0 != ret) {
-            opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
-                                "match:ofi: binding a registration to the endpoint failed: %s",
-                                fi_strerror(-ret));
-            match_ofi_mr_close(*mr);
-            *mr = NULL;
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        }
+    }
+    if (0 != ret) {
+        opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: binding a registration to the %s failed: %s",
+                            NULL != cntr ? "counter or the endpoint" : "endpoint",
+                            fi_strerror(-ret));
+        match_ofi_mr_close(*mr);
+        *mr = NULL;
+        return OMPI_ERR_OUT_OF_RESOURCE;
     }
     *key = fi_mr_key(*mr);
     if (FI_KEY_NOTAVAIL == *key) {
@@ -689,6 +701,12 @@ int mca_match_ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr *
     *remote_addr = 0 != (match_ofi.mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t) (uintptr_t) buf : 0;
     *desc = fi_mr_desc(*mr);
     return OMPI_SUCCESS;
+}
+
+int mca_match_ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr,
+                         uint64_t *remote_addr, uint64_t *key, void **desc)
+{
+    return match_ofi_mr_reg_counted(buf, len, access, NULL, mr, remote_addr, key, desc);
 }
 
 /* lock held: the peer's endpoint in the address vector */
@@ -880,6 +898,7 @@ int mca_match_ofi_slot_trigger(uint32_t index, uint64_t *addr, uint64_t *key)
 {
     mca_match_ofi_slot_t *s = &match_ofi.slots[index];
     struct fi_cntr_attr attr;
+    void *desc;
     int ret;
 
     if (!match_ofi.triggered) {
@@ -906,31 +925,11 @@ int mca_match_ofi_slot_trigger(uint32_t index, uint64_t *addr, uint64_t *key)
         goto err_fi;
     }
     s->fires = 0;
-    ret = fi_mr_reg(match_ofi.domain, s->trig_bell, MATCH_OFI_DOORBELL_BYTES, FI_REMOTE_WRITE, 0,
-                    match_ofi.next_key++, FI_RMA_EVENT, &s->trig_bell_mr, NULL);
-    if (0 != ret) {
-        s->trig_bell_mr = NULL;
-        goto err_fi;
+    ret = match_ofi_mr_reg_counted(s->trig_bell, MATCH_OFI_DOORBELL_BYTES, FI_REMOTE_WRITE,
+                                   s->trig_cntr, &s->trig_bell_mr, addr, key, &desc);
+    if (OMPI_SUCCESS != ret) {
+        return OMPI_ERR_NOT_SUPPORTED;
     }
-    ret = fi_mr_bind(s->trig_bell_mr, &s->trig_cntr->fid, FI_REMOTE_WRITE);
-    if (0 == ret && 0 != (match_ofi.mr_mode & FI_MR_ENDPOINT)) {
-        ret = fi_mr_bind(s->trig_bell_mr, &match_ofi.ep->fid, 0);
-    }
-    if (0 == ret) {
-        /* a registration with FI_RMA_EVENT is enabled once bound, where
-         * the provider has the call (sockets has not: bound is enough) */
-        ret = fi_mr_enable(s->trig_bell_mr);
-        if (-FI_ENOSYS == ret) {
-            ret = 0;
-        }
-    }
-    if (0 != ret || FI_KEY_NOTAVAIL == fi_mr_key(s->trig_bell_mr)) {
-        match_ofi_mr_close(s->trig_bell_mr);
-        s->trig_bell_mr = NULL;
-        goto err_fi;
-    }
-    *key = fi_mr_key(s->trig_bell_mr);
-    *addr = 0 != (match_ofi.mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t) (uintptr_t) s->trig_bell : 0;
     return OMPI_SUCCESS;
 
 err_fi:

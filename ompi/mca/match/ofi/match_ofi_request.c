@@ -364,7 +364,9 @@ static bool match_ofi_arm(mca_match_request_t *owner)
     bool armed = false;
     ssize_t ret;
 
-    if (!req->is_send || (!req->contiguous && 0 < req->bytes)) {
+    /* every enqueue behind earlier work asks: where the provider has no
+     * triggered writes, answer without the lock */
+    if (!req->is_send || !mca_match_ofi_triggered() || (!req->contiguous && 0 < req->bytes)) {
         return false;
     }
     if (req->inject && 0 < req->bytes && mca_match_ofi_mr_local()) {
