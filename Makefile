@@ -11,9 +11,10 @@
 #   make demo     build, then run the ring example on 4 ranks
 #   make demo-graphs  build, then run the MPIX graphs listings and use cases (examples/graphs)
 #   make check    build if needed, then run every test ("N passed, N failed")
-#   make check-mpich  MPICH's test subset on the installed fork; fails only on
-#                 cases that pass on stock Open MPI 5.0.7, and on any failing
-#                 part/ case (tests/mpich/)
+#   make check-mpich  MPICH's test subset on the installed fork (ob1; its
+#                 pt2pt/ and part/ cases again on pml cm over libfabric's
+#                 tcp); fails only on cases that pass on stock Open MPI
+#                 5.0.7, and on any failing part/ case (tests/mpich/)
 #   make check-asan  the fork built with AddressSanitizer and UBSan into
 #                 build-asan/ and install-asan/, then every test on it; the
 #                 reports sorted into ours and stock's (tests/asan/)
