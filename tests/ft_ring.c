@@ -40,6 +40,12 @@
  *           MPI_Pready_range on the sends, MPI_Waitall
  *   partqueue
  *           the same partitioned requests on a default queue
+ *   partfirst
+ *           the partitioned ring, the victim dying before its first start:
+ *           part/persist makes its communicators (duplicates of
+ *           MPI_COMM_WORLD) at the first start, which then meets the
+ *           failure; without them it can pair no partitioned request, so
+ *           the survivors' ring is "plain"
  *   handshake
  *           the victim dies before its MPI_Matchall, while the others match
  *           with it: its neighbours' MPI_Matchall ends in error (their send
@@ -281,12 +287,13 @@ int main(int argc, char **argv)
 {
     ring_t first, second;
     int kind, failed_at = -1, cls = MPI_SUCCESS, total = 0, saw_failed = 0, seen = 0;
-    int in_match;
+    int in_match, kill_at;
     MPI_Comm shrunk;
     MPI_Group world_group, shrunk_group;
 
     if (argc < 2) {
-        fprintf(stderr, "usage: ft_ring plain|matched|queue|exec|stream|coll|part|partqueue|handshake\n");
+        fprintf(stderr, "usage: ft_ring plain|matched|queue|exec|stream|coll|part|partqueue|partfirst|"
+                        "handshake\n");
         return 2;
     }
     kind = 0 == strcmp(argv[1], "plain")     ? KIND_PLAIN
@@ -295,10 +302,12 @@ int main(int argc, char **argv)
            : 0 == strcmp(argv[1], "stream")  ? KIND_STREAM
            : 0 == strcmp(argv[1], "handshake") ? KIND_HANDSHAKE
            : 0 == strcmp(argv[1], "part")    ? KIND_PART
+           : 0 == strcmp(argv[1], "partfirst") ? KIND_PART
            : 0 == strcmp(argv[1], "coll")    ? KIND_COLL
            : 0 == strcmp(argv[1], "partqueue") ? KIND_PARTQUEUE
                                               : KIND_QUEUE;
     in_match = KIND_HANDSHAKE == kind;
+    kill_at = 0 == strcmp(argv[1], "partfirst") ? 0 : KILL_AT;
     if (in_match) {
         kind = KIND_MATCHED;
     }
@@ -313,7 +322,7 @@ int main(int argc, char **argv)
 
     QT_STEP("first ring, until the failure shows");
     for (int iter = 0; iter < ITERS && MPI_SUCCESS == cls; ++iter) {
-        if (KILL_AT == iter && VICTIM == first.rank) {
+        if (kill_at == iter && VICTIM == first.rank) {
             raise(SIGKILL);
         }
         cls = ring_iteration(&first, iter);
@@ -335,9 +344,9 @@ int main(int argc, char **argv)
                  "the failure showed at iteration %d (the victim died before MPI_Matchall)",
                  failed_at);
     } else {
-        QT_CHECK(KILL_AT - 1 <= failed_at && failed_at <= KILL_AT + 1,
+        QT_CHECK(kill_at - 1 <= failed_at && failed_at <= kill_at + 1,
                  "the failure showed at iteration %d (the victim died at %d)", failed_at,
-                 KILL_AT);
+                 kill_at);
     }
     if (MPI_ERR_IN_STATUS == cls) {
         /* find the class of the operations that failed */
@@ -392,7 +401,7 @@ int main(int argc, char **argv)
     QT_CHECK(0 < seen, "no survivor saw MPIX_ERR_PROC_FAILED (only revokes)");
 
     QT_STEP("set-up of the ring of the survivors");
-    ring_setup(&second, kind, shrunk, 0);
+    ring_setup(&second, 0 == kill_at ? KIND_PLAIN : kind, shrunk, 0);
     QT_STEP("ring of the survivors");
     for (int iter = 0; iter < ITERS; ++iter) {
         cls = ring_iteration(&second, iter);
