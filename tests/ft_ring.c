@@ -287,7 +287,7 @@ int main(int argc, char **argv)
 {
     ring_t first, second;
     int kind, failed_at = -1, cls = MPI_SUCCESS, total = 0, saw_failed = 0, seen = 0;
-    int in_match, kill_at;
+    int in_match, part_first, kill_at;
     MPI_Comm shrunk;
     MPI_Group world_group, shrunk_group;
 
@@ -307,7 +307,8 @@ int main(int argc, char **argv)
            : 0 == strcmp(argv[1], "partqueue") ? KIND_PARTQUEUE
                                               : KIND_QUEUE;
     in_match = KIND_HANDSHAKE == kind;
-    kill_at = 0 == strcmp(argv[1], "partfirst") ? 0 : KILL_AT;
+    part_first = 0 == strcmp(argv[1], "partfirst");
+    kill_at = part_first ? 0 : KILL_AT;
     if (in_match) {
         kind = KIND_MATCHED;
     }
@@ -401,7 +402,7 @@ int main(int argc, char **argv)
     QT_CHECK(0 < seen, "no survivor saw MPIX_ERR_PROC_FAILED (only revokes)");
 
     QT_STEP("set-up of the ring of the survivors");
-    ring_setup(&second, 0 == kill_at ? KIND_PLAIN : kind, shrunk, 0);
+    ring_setup(&second, part_first ? KIND_PLAIN : kind, shrunk, 0);
     QT_STEP("ring of the survivors");
     for (int iter = 0; iter < ITERS; ++iter) {
         cls = ring_iteration(&second, iter);
