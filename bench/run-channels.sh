@@ -14,7 +14,8 @@
 # (--mca match ucx,pml: both ranks share this node, so sm is left out), then
 # the pml channel; on pml cm over libfabric's tcp provider (the path of
 # libfabric networks) the ofi channel over the same provider (--mca match
-# ofi,pml, match_ofi_same_node=1), then the pml channel.
+# ofi,pml, match_ofi_same_node=1), then the pml channel, after the
+# provider's own floor (bench/ofi_floor.c: tagged message vs RMA write).
 # Usage: bench/run-channels.sh [ob1|ucx|cm] (default: all three)
 
 set -euo pipefail
@@ -43,6 +44,14 @@ if [ "$which" = all ] || [ "$which" = ucx ]; then
 fi
 
 if [ "$which" = all ] || [ "$which" = cm ]; then
+    # the provider alone: what a tagged message (the MTL's) and an RMA write
+    # (the channel's) cost without Open MPI, the floor under both
+    exe=$OMPI_QUEUE_ROOT/bench/bin/ofi_floor
+    if [ ! -x "$exe" ] || [ "$OMPI_QUEUE_ROOT/bench/ofi_floor.c" -nt "$exe" ]; then
+        "${CC:-cc}" -O2 -o "$exe" "$OMPI_QUEUE_ROOT/bench/ofi_floor.c" -lfabric
+    fi
+    echo "== libfabric alone (no MPI), tcp provider"
+    timeout 300 "$exe" tcp
     for chan in ofi,pml pml; do
         echo "== match channel: ${chan%,pml} (PML cm, mtl ofi, libfabric tcp)"
         bench_run2 cm match_channels --mca osc ^ucx --mca match "$chan" \

@@ -17,9 +17,10 @@
  * the buffer (and, on sm, ucx and ofi, the count and data the PMLs leave
  * open: argv[1] "chan-sm", "chan-ucx" or "chan-ofi"), synchronous sends
  * that complete only once the receive has started, a send freed before
- * its receive starts, a cancelled receive (on ofi a started receive cannot
- * be cancelled: it completes with the message), and 1000 pairs twice over
- * with bounded memory.  Ranks 0 (sender) and 1 (receiver).
+ * its receive starts, small sends that run ahead of their receives (except
+ * where each message is granted), a cancelled receive (on ofi a started
+ * receive cannot be cancelled: it completes with the message), and 1000
+ * pairs twice over with bounded memory.  Ranks 0 (sender) and 1 (receiver).
  */
 
 #include "common/qtest.h"
@@ -107,6 +108,69 @@ static void in_order(void)
         }
     }
     QT_CHECK(bad < 0, "start %d received %ld", bad, v);
+    QT_OK(MPI_Request_free(&req));
+}
+
+/* Small standard sends run ahead of their receives on every channel but
+ * one that grants each message from its receive's start (match/ofi where
+ * the pair's sends may be armed as triggered writes, QTEST_SEND_GRANTED=1):
+ * there the first send must not complete before the receiver starts. */
+static void ahead(void)
+{
+    enum { AHEAD = 8, TESTS = 100000 };
+    int granted = NULL != getenv("QTEST_SEND_GRANTED")
+                  && 0 == strcmp(getenv("QTEST_SEND_GRANTED"), "1");
+    long v = -1, got = 0;
+    int done = 0, flag = 0, bad = -1;
+    MPI_Request req;
+
+    QT_STEP("8 small sends complete before their receives start (granted: none does)");
+    if (0 == rank) {
+        MPI_Send_init(&v, 1, MPI_LONG, 1, 13, MPI_COMM_WORLD, &req);
+    } else {
+        MPI_Recv_init(&v, 1, MPI_LONG, 0, 13, MPI_COMM_WORLD, &req);
+    }
+    QT_OK(MPI_Match(&req));
+    if (0 == rank) {
+        for (int i = 0; i < AHEAD; ++i) {
+            v = 500 + i;
+            QT_OK(MPI_Start(&req));
+            flag = 0;
+            for (int t = 0; t < TESTS && !flag; ++t) {
+                QT_OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+            }
+            if (!flag) {
+                break;
+            }
+            ++done;
+        }
+        QT_CHECK(done == (granted ? 0 : AHEAD),
+                 "%d of %d sends completed before their receives started, want %d", done, AHEAD,
+                 granted ? 0 : AHEAD);
+        /* the receiver waits for this before it starts */
+        QT_OK(MPI_Send(&done, 1, MPI_INT, 1, 98, MPI_COMM_WORLD));
+        if (!flag) {
+            QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            ++done;
+        }
+        for (int i = done; i < AHEAD; ++i) {
+            v = 500 + i;
+            QT_OK(MPI_Start(&req));
+            QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        }
+    } else {
+        QT_OK(MPI_Recv(&done, 1, MPI_INT, 0, 98, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        for (int i = 0; i < AHEAD; ++i) {
+            v = -1;
+            QT_OK(MPI_Start(&req));
+            QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            if (bad < 0 && v != 500 + i) {
+                bad = i;
+                got = v;
+            }
+        }
+        QT_CHECK(bad < 0, "receive %d got %ld, want %d", bad, got, 500 + bad);
+    }
     QT_OK(MPI_Request_free(&req));
 }
 
@@ -389,6 +453,7 @@ int main(int argc, char **argv)
     if (rank < 2) {
         sizes();
         in_order();
+        ahead();
         datatypes();
         truncation();
         synchronous();

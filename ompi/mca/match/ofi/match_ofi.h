@@ -43,6 +43,19 @@
  * message of a pair is in flight and a synchronous send, always granted
  * before it writes, completes once its receive has started.
  *
+ * Receive rings (match_ofi_ring_entries, K): a standard or ready send whose
+ * messages fit the inject limit, on a provider with 8 bytes of completion
+ * data and without triggered writes for the pair, writes message m into
+ * entry (m - 1) mod K of a ring the receiver registered at match time, and
+ * adds that position to the completion data (the generation's low bits,
+ * which slot generations step over), so that the receiver knows which
+ * entry arrived whatever the order of the completions.  Entry (m - 1) mod
+ * K last held message m - K, which is consumed once receive m - K
+ * completed; the receiver says so in batches: its receive r starts with a
+ * grant when r - 1 is a positive multiple of K / 2, so g grants allow messages up
+ * to K + g K / 2, and a sender keeps ahead of its receiver without a grant
+ * of its own per message.  The receive copies (or unpacks) its entry.
+ *
  * Triggered sends, where the provider has FI_TRIGGER and FI_RMA_EVENT
  * (match_ofi_triggered): the sender's slot gets a counter and a doorbell of
  * its own, bound to the counter, which the receiver's grants target; the
@@ -83,12 +96,17 @@ BEGIN_C_DECLS
  * provider's completion data carries. */
 #define MCA_MATCH_OFI_INDEX_BITS 24
 #define MCA_MATCH_OFI_INDEX_MASK ((UINT64_C(1) << MCA_MATCH_OFI_INDEX_BITS) - 1)
+/** Low bits of the generation that carry a ring position (with 8 bytes of
+ * completion data), so at most 2^6 ring entries. */
+#define MCA_MATCH_OFI_POS_BITS 6
+#define MCA_MATCH_OFI_RING_MAX (1 << MCA_MATCH_OFI_POS_BITS)
 
 typedef struct mca_match_ofi_component_t {
     mca_match_base_component_t super;
     int priority;
     unsigned int max_channels; /**< slots: channel halves of this process */
     unsigned int inject_limit; /**< messages up to this many bytes are injected */
+    unsigned int ring_entries; /**< entries of a receive ring, 0: every message granted */
     bool same_node;            /**< also serve peers of this node (else leave them to sm) */
     char *provider_include;    /**< comma list of providers, empty: Open MPI's lists */
     bool triggered;            /**< arm queued sends as triggered writes where possible */
@@ -111,7 +129,8 @@ struct mca_match_ofi_half_t;
 typedef struct mca_match_ofi_slot_t {
     struct mca_match_ofi_half_t *half; /**< NULL before connect and once released */
     uint64_t remote;        /**< writes of the peer that named this generation */
-    uint32_t generation;
+    uint64_t arrived;       /**< receive rings: a bit per entry written and not yet consumed */
+    uint64_t generation;
     bool used;              /**< handed out (or orphaned) */
     bool in_flight;         /**< a write with a local completion is posted from ctx */
     bool orphaned;          /**< released while in flight: freed at the completion */
@@ -149,6 +168,9 @@ typedef struct mca_match_ofi_half_t {
     bool inject;            /**< send: messages are injected */
     bool truncated;         /**< receive: the sender's message is larger */
     bool armed;             /**< send: the next message is posted as a triggered write */
+    uint32_t ring;          /**< entries of the receiver's ring, 0: every message granted */
+    size_t stride;          /**< bytes between ring entries */
+    unsigned char *ring_buf; /**< receive: the ring */
     size_t bytes;           /**< moved per message: min of the two sides */
     unsigned char *cptr;    /**< contiguous data */
     unsigned char *bounce;  /**< packed data of a non-contiguous side */
@@ -181,12 +203,13 @@ size_t mca_match_ofi_max_msg_size(void);
 void mca_match_ofi_own_name(const void **name, size_t *len);
 void mca_match_ofi_doorbell(uint64_t *addr, uint64_t *key);
 bool mca_match_ofi_data_fits(uint64_t data);
+uint32_t mca_match_ofi_ring(void);
 int mca_match_ofi_reach(struct ompi_proc_t *proc, const void *name, size_t len, fi_addr_t *addr);
 int mca_match_ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr,
                          uint64_t *remote_addr, uint64_t *key, void **desc);
 int mca_match_ofi_slot_alloc(uint32_t *index, uint64_t *data);
 mca_match_ofi_slot_t *mca_match_ofi_slot(uint32_t index);
-mca_match_ofi_slot_t *mca_match_ofi_slot_of_data(uint64_t data);
+mca_match_ofi_slot_t *mca_match_ofi_slot_of_data(uint64_t data, uint32_t *pos);
 mca_match_ofi_slot_t *mca_match_ofi_slot_of_context(void *context);
 void mca_match_ofi_slot_release(uint32_t index, void *keep, struct fid_mr *keep_mr);
 void mca_match_ofi_slot_done(mca_match_ofi_slot_t *slot);

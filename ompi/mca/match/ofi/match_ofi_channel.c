@@ -18,10 +18,15 @@
  * Offer:  word 0 the completion data naming the sender's slot, word 1 and
  *         word 2 the address and key of the sender's doorbell (grants
  *         land there: the slot's own, counted one, where the provider
- *         has triggered writes); tail: endpoint name, provider name.
+ *         has triggered writes); flags MATCH_OFI_RING_OK when the send
+ *         may write into a receive ring (neither synchronous, which needs
+ *         the grant of its own receive, nor armed as triggered writes,
+ *         whose thresholds count one grant per message); tail: endpoint
+ *         name, provider name.
  * Accept: word 0 the completion data naming the receiver's slot, word 1
  *         and word 2 the address (or offset) and key where messages land
- *         (the receiver's doorbell for zero-byte messages); tail: endpoint
+ *         (the receive ring, or the receiver's doorbell for zero-byte
+ *         messages); flags the ring's entries, 0 for none; tail: endpoint
  *         name, provider name.
  */
 
@@ -39,6 +44,9 @@
 
 /* the tail: two lengths, then the pieces (endpoint name, provider name) */
 #define MATCH_OFI_TAIL_PIECES 2
+
+/* offer flags */
+#define MATCH_OFI_RING_OK 0x1
 
 /* lock held: this process's endpoint name and provider into the tail */
 static int match_ofi_tail_pack(mca_match_channel_info_t *info)
@@ -111,6 +119,7 @@ static int match_ofi_offer(mca_match_request_t *request, struct ompi_proc_t *pee
     const char *why;
     uint32_t index;
     uint64_t data, doorbell_addr, doorbell_key;
+    bool counted = false;
     int ret;
 
     if (MCA_PML_BASE_SEND_BUFFERED == request->mr_desc.mode) {
@@ -133,23 +142,29 @@ static int match_ofi_offer(mca_match_request_t *request, struct ompi_proc_t *pee
             mca_match_ofi_slot_release(index, NULL, NULL);
         }
     }
-    if (OMPI_SUCCESS == ret
-        && (!mca_match_ofi_triggered()
-            || OMPI_SUCCESS != mca_match_ofi_slot_trigger(index, &doorbell_addr, &doorbell_key))) {
-        mca_match_ofi_doorbell(&doorbell_addr, &doorbell_key);
+    if (OMPI_SUCCESS == ret) {
+        counted = mca_match_ofi_triggered()
+                  && OMPI_SUCCESS == mca_match_ofi_slot_trigger(index, &doorbell_addr,
+                                                                &doorbell_key);
+        if (!counted) {
+            mca_match_ofi_doorbell(&doorbell_addr, &doorbell_key);
+        }
     }
     OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
     if (OMPI_SUCCESS != ret) {
         return ret;
     }
-    info->flags = 0;
+    info->flags = (MCA_PML_BASE_SEND_SYNCHRONOUS != request->mr_desc.mode && !counted)
+                      ? MATCH_OFI_RING_OK
+                      : 0;
     info->word[0] = data;
     info->word[1] = doorbell_addr;
     info->word[2] = doorbell_key;
     return OMPI_SUCCESS;
 }
 
-/* lock held: where the sender's messages land, registered for its writes */
+/* lock held: where the sender's messages land, registered for its writes:
+ * the ring, the receive buffer, or a bounce buffer */
 static int match_ofi_landing(mca_match_ofi_half_t *req, uint64_t *addr, uint64_t *key)
 {
     void *desc;
@@ -157,6 +172,14 @@ static int match_ofi_landing(mca_match_ofi_half_t *req, uint64_t *addr, uint64_t
     if (0 == req->bytes) {
         mca_match_ofi_doorbell(addr, key);
         return OMPI_SUCCESS;
+    }
+    if (0 != req->ring) {
+        if (0 != posix_memalign((void **) &req->ring_buf, 64, req->ring * req->stride)) {
+            req->ring_buf = NULL;
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        return mca_match_ofi_mr_reg(req->ring_buf, req->ring * req->stride, FI_REMOTE_WRITE,
+                                    &req->mr, addr, key, &desc);
     }
     if (!req->contiguous) {
         req->bounce = malloc(req->bytes);
@@ -203,6 +226,10 @@ static int match_ofi_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     if (OMPI_SUCCESS != ret) {
         goto err_unlock;
     }
+    if (0 != (offer->flags & MATCH_OFI_RING_OK) && req->bytes <= mca_match_ofi_inject_size()) {
+        req->ring = mca_match_ofi_ring();
+        req->stride = (req->bytes + 7) & ~(size_t) 7;
+    }
     ret = mca_match_ofi_slot_alloc(&req->slot, &data);
     if (OMPI_SUCCESS != ret) {
         goto err_unlock;
@@ -220,13 +247,15 @@ static int match_ofi_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
 
     opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
-                        "match:ofi: receive half in slot %u: %zu bytes into %s%s",
+                        "match:ofi: receive half in slot %u: %zu bytes into %s%s%s",
                         req->slot, req->bytes,
-                        0 == req->bytes ? "the doorbell"
+                        0 == req->bytes   ? "the doorbell"
+                        : 0 != req->ring  ? "a ring"
                         : req->contiguous ? "the receive buffer"
                                           : "a bounce buffer",
+                        0 != req->ring ? ", granted every half ring" : "",
                         req->truncated ? ", truncated" : "");
-    info->flags = 0;
+    info->flags = req->ring;
     info->word[0] = data;
     info->word[1] = addr;
     info->word[2] = key;
@@ -281,6 +310,16 @@ static int match_ofi_connect(mca_match_request_t *request, const mca_match_chann
     req->peer_data = accept->word[0];
     req->peer_addr = accept->word[1];
     req->peer_key = accept->word[2];
+    if (0 != accept->flags) {
+        /* a ring this side did not offer, or of a size not carried */
+        if (0 == (offer->flags & MATCH_OFI_RING_OK) || 1 == accept->flags
+            || accept->flags > MCA_MATCH_OFI_RING_MAX) {
+            OBJ_RELEASE(req); /* releases the slot */
+            return OMPI_ERR_BAD_PARAM;
+        }
+        req->ring = accept->flags;
+        req->stride = (req->bytes + 7) & ~(size_t) 7;
+    }
 
     OPAL_THREAD_LOCK(&mca_match_ofi_lock);
     /* grants that came before this point are counted in the slot */
@@ -298,8 +337,10 @@ static int match_ofi_connect(mca_match_request_t *request, const mca_match_chann
         return ret;
     }
     opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
-                        "match:ofi: send half in slot %u: %zu bytes, %s%s", req->slot, req->bytes,
-                        req->inject ? "injected" : "written", req->sync ? ", synchronous" : "");
+                        "match:ofi: send half in slot %u: %zu bytes, %s%s%s", req->slot,
+                        req->bytes, req->inject ? "injected" : "written",
+                        req->sync ? ", synchronous" : "",
+                        0 != req->ring ? " into a receive ring" : "");
     request->mr_chan = req;
     request->mr_chan_ops = &mca_match_ofi_channel_ops;
     return OMPI_SUCCESS;

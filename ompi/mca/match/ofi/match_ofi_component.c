@@ -104,6 +104,8 @@ static struct {
     uint64_t mr_mode;         /**< the provider's, as FI_MR_* bits */
     size_t inject;            /**< messages up to this many bytes are injected */
     uint64_t gen_mask;        /**< generation bits the completion data carries */
+    uint64_t pos_mask;        /**< low generation bits that carry a ring position, 0 if none */
+    uint32_t ring;            /**< entries of a receive ring, 0: every message granted */
     uint64_t next_key;        /**< requested keys (without FI_MR_PROV_KEY) */
     unsigned char name[MATCH_OFI_NAME_MAX];
     size_t name_len;
@@ -151,6 +153,17 @@ static int match_ofi_register(void)
                                            MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
                                            OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
                                            &c->inject_limit);
+    c->ring_entries = 32;
+    (void) mca_base_component_var_register(v, "ring_entries",
+                                           "Messages of a standard or ready send that fit the "
+                                           "inject limit land in a ring of this many entries "
+                                           "at the receiver, so that a send needs no grant of "
+                                           "its own receive: the receiver grants every half "
+                                           "ring (0: every message is granted; at most 64; "
+                                           "needs 8 bytes of completion data)",
+                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
+                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
+                                           &c->ring_entries);
     c->same_node = false;
     (void) mca_base_component_var_register(v, "same_node",
                                            "Also serve pairs whose processes share a node "
@@ -201,6 +214,12 @@ static mca_match_base_module_t *match_ofi_init(int *priority)
     if (0 == c->max_channels || c->max_channels > MCA_MATCH_OFI_INDEX_MASK + 1) {
         opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
                             "match:ofi: max_channels must be between 1 and 2^24");
+        return NULL;
+    }
+    if (1 == c->ring_entries || c->ring_entries > MCA_MATCH_OFI_RING_MAX) {
+        opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
+                            "match:ofi: ring_entries must be 0 or between 2 and %d",
+                            MCA_MATCH_OFI_RING_MAX);
         return NULL;
     }
     memset(&match_ofi, 0, sizeof(match_ofi));
@@ -490,6 +509,12 @@ int mca_match_ofi_open_fabric(void)
                              ? (UINT64_C(1) << (64 - MCA_MATCH_OFI_INDEX_BITS)) - 1
                              : (UINT64_C(1) << (8 * match_ofi.info->domain_attr->cq_data_size
                                                 - MCA_MATCH_OFI_INDEX_BITS)) - 1;
+    /* a ring position takes the generation's low bits: with 8 bytes of
+     * completion data 34 bits of generation stay, with 4 too few */
+    if (match_ofi.info->domain_attr->cq_data_size >= sizeof(uint64_t)) {
+        match_ofi.pos_mask = (UINT64_C(1) << MCA_MATCH_OFI_POS_BITS) - 1;
+        match_ofi.ring = c->ring_entries;
+    }
     match_ofi.next_key = 1;
 
     ret = fi_fabric(match_ofi.info->fabric_attr, &match_ofi.fabric, NULL);
@@ -573,11 +598,12 @@ int mca_match_ofi_open_fabric(void)
     (void) opal_progress_register(mca_match_ofi_progress);
     opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
                         "match:ofi: provider %s (fabric %s, domain %s), mr_mode 0x%llx, "
-                        "completion data %zu bytes, messages up to %zu bytes injected, %u slots",
+                        "completion data %zu bytes, messages up to %zu bytes injected, %u slots, "
+                        "receive rings of %u entries",
                         match_ofi.info->fabric_attr->prov_name, match_ofi.info->fabric_attr->name,
                         match_ofi.info->domain_attr->name, (unsigned long long) match_ofi.mr_mode,
                         match_ofi.info->domain_attr->cq_data_size, match_ofi.inject,
-                        match_ofi.nslots);
+                        match_ofi.nslots, match_ofi.ring);
     return OMPI_SUCCESS;
 
 err_fi:
@@ -637,6 +663,13 @@ void mca_match_ofi_doorbell(uint64_t *addr, uint64_t *key)
 {
     *addr = match_ofi.doorbell_addr;
     *key = match_ofi.doorbell_key;
+}
+
+/* entries of a receive ring, 0 where the completion data cannot carry a
+ * ring position or rings are not wanted */
+uint32_t mca_match_ofi_ring(void)
+{
+    return match_ofi.ring;
 }
 
 /* can this process's provider carry a peer's slot name as completion data? */
@@ -765,9 +798,12 @@ int mca_match_ofi_slot_alloc(uint32_t *index, uint64_t *data)
     }
     *index = match_ofi.free_slots[--match_ofi.nfree];
     s = &match_ofi.slots[*index];
-    s->generation = (uint32_t) ((s->generation + 1) & match_ofi.gen_mask);
+    /* the generation steps over the bits of a ring position, which writes
+     * into a ring add to the data */
+    s->generation = (s->generation + match_ofi.pos_mask + 1) & match_ofi.gen_mask;
     s->half = NULL;
     s->remote = 0;
+    s->arrived = 0;
     s->used = true;
     s->in_flight = false;
     s->orphaned = false;
@@ -783,20 +819,22 @@ mca_match_ofi_slot_t *mca_match_ofi_slot(uint32_t index)
 }
 
 /* lock held: the slot a peer's write names, NULL when the write is meant
- * for a channel gone since */
-mca_match_ofi_slot_t *mca_match_ofi_slot_of_data(uint64_t data)
+ * for a channel gone since; pos: the ring position the write carries (0
+ * outside rings) */
+mca_match_ofi_slot_t *mca_match_ofi_slot_of_data(uint64_t data, uint32_t *pos)
 {
     uint64_t index = data & MCA_MATCH_OFI_INDEX_MASK;
+    uint64_t gen = (data >> MCA_MATCH_OFI_INDEX_BITS) & match_ofi.gen_mask;
     mca_match_ofi_slot_t *s;
 
     if (index >= match_ofi.nslots) {
         return NULL;
     }
     s = &match_ofi.slots[index];
-    if (!s->used || s->orphaned
-        || s->generation != ((data >> MCA_MATCH_OFI_INDEX_BITS) & match_ofi.gen_mask)) {
+    if (!s->used || s->orphaned || s->generation != (gen & ~match_ofi.pos_mask)) {
         return NULL;
     }
+    *pos = (uint32_t) (gen & match_ofi.pos_mask);
     return s;
 }
 

@@ -23,6 +23,12 @@
  * receiver's buffer, the receiver's slot as completion data; stage 2 waits
  * for the local completion of a write that was not injected.
  *
+ * On a pair with a receive ring (match_ofi.h) the send's stage 0 waits
+ * for the ring's entry instead (m <= K + grants x K / 2), the write goes
+ * to that entry with its position in the data, the receive grants only
+ * at every K / 2-th start and its stage 1 waits for its entry's bit in
+ * the slot, then copies the entry out.
+ *
  * A send armed as a triggered write (match_ofi_arm, match_ofi.h) is
  * posted before its start; the start bumps the slot's counter and waits at
  * stage 2 for the write's local completion, like a write posted at the
@@ -85,8 +91,12 @@ static void match_ofi_half_destruct(mca_match_ofi_half_t *req)
         if (req->has_slot) {
             /* the slot closes the registration and frees the bounce
              * buffer, at once or when a write from them completes */
-            mca_match_ofi_slot_release(req->slot, req->bounce, req->mr);
+            mca_match_ofi_slot_release(req->slot,
+                                       NULL != req->ring_buf ? (void *) req->ring_buf
+                                                             : (void *) req->bounce,
+                                       req->mr);
             req->bounce = NULL;
+            req->ring_buf = NULL;
         } else if (NULL != req->mr) {
             (void) fi_close(&req->mr->fid);
         }
@@ -94,6 +104,7 @@ static void match_ofi_half_destruct(mca_match_ofi_half_t *req)
     }
     OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
     free(req->bounce);
+    free(req->ring_buf);
     OBJ_DESTRUCT(&req->convertor);
     if (NULL != req->datatype) {
         OMPI_DATATYPE_RELEASE(req->datatype);
@@ -158,14 +169,22 @@ static ssize_t match_ofi_write(mca_match_ofi_half_t *req, mca_match_ofi_slot_t *
     struct fi_rma_iov rma;
     struct fi_msg_rma msg;
     void *desc = req->desc;
+    uint64_t addr = req->peer_addr, data = req->peer_data;
 
+    if (0 != req->ring) {
+        /* message m (count + 1) into its ring entry, the position named */
+        uint64_t pos = req->count % req->ring;
+
+        addr += pos * req->stride;
+        data |= pos << MCA_MATCH_OFI_INDEX_BITS;
+    }
     if (req->inject && !triggered) {
-        return fi_inject_writedata(mca_match_ofi_ep(), src, req->bytes, req->peer_data, req->peer,
-                                   req->peer_addr, req->peer_key);
+        return fi_inject_writedata(mca_match_ofi_ep(), src, req->bytes, data, req->peer, addr,
+                                   req->peer_key);
     }
     iov.iov_base = (void *) src;
     iov.iov_len = req->bytes;
-    rma.addr = req->peer_addr;
+    rma.addr = addr;
     rma.len = req->bytes;
     rma.key = req->peer_key;
     memset(&msg, 0, sizeof(msg));
@@ -176,7 +195,7 @@ static ssize_t match_ofi_write(mca_match_ofi_half_t *req, mca_match_ofi_slot_t *
     msg.rma_iov = &rma;
     msg.rma_iov_count = 1;
     msg.context = &slot->ctx;
-    msg.data = req->peer_data;
+    msg.data = data;
     if (triggered) {
         /* set off when the slot's counter of grants and starts reaches
          * message m's grant plus this start */
@@ -196,8 +215,11 @@ static bool match_ofi_send_advance(mca_match_ofi_half_t *req, uint64_t m)
     mca_match_ofi_slot_t *slot = mca_match_ofi_slot(req->slot);
 
     if (0 == req->stage) {
-        /* the slot's context is free once an aborted start's write completed */
-        if (slot->remote < m || slot->in_flight) {
+        /* the slot's context is free once an aborted start's write
+         * completed; in a ring, entry m's last message (m - K) is consumed
+         * once the grants cover it */
+        if ((0 == req->ring ? slot->remote < m : m > req->ring + slot->remote * (req->ring / 2))
+            || slot->in_flight) {
             return false;
         }
         if (!req->contiguous && 0 < req->bytes) {
@@ -223,23 +245,48 @@ static bool match_ofi_send_advance(mca_match_ofi_half_t *req, uint64_t m)
 /* lock held: the receive of message m */
 static bool match_ofi_recv_advance(mca_match_ofi_half_t *req, uint64_t m)
 {
-    if (0 == req->stage) {
-        ssize_t ret = fi_inject_writedata(mca_match_ofi_ep(), &match_ofi_zero, 0, req->peer_data,
-                                          req->peer, req->peer_addr, req->peer_key);
+    mca_match_ofi_slot_t *slot = mca_match_ofi_slot(req->slot);
+    uint64_t bit;
+    unsigned char *entry;
 
-        if (!match_ofi_posted(req, ret, "grant")) {
-            return false;
-        }
-        if (MPI_SUCCESS != req->status) {
-            return true;
+    if (0 == req->stage) {
+        /* a ring is granted once per half ring: receives m - K / 2 .. m - 1
+         * are consumed */
+        if (0 == req->ring || (1 < m && 0 == (m - 1) % (req->ring / 2))) {
+            ssize_t ret = fi_inject_writedata(mca_match_ofi_ep(), &match_ofi_zero, 0,
+                                              req->peer_data, req->peer, req->peer_addr,
+                                              req->peer_key);
+
+            if (!match_ofi_posted(req, ret, "grant")) {
+                return false;
+            }
+            if (MPI_SUCCESS != req->status) {
+                return true;
+            }
         }
         req->stage = 1;
     }
-    if (mca_match_ofi_slot(req->slot)->remote < m) {
-        return false;
-    }
-    if (!req->contiguous && 0 < req->bytes) {
-        mca_match_base_channel_unpack(&req->convertor, req->bounce, req->bytes);
+    if (0 == req->ring) {
+        if (slot->remote < m) {
+            return false;
+        }
+        if (!req->contiguous && 0 < req->bytes) {
+            mca_match_base_channel_unpack(&req->convertor, req->bounce, req->bytes);
+        }
+    } else {
+        bit = UINT64_C(1) << ((m - 1) % req->ring);
+        if (0 == (slot->arrived & bit)) {
+            return false;
+        }
+        entry = req->ring_buf + ((m - 1) % req->ring) * req->stride;
+        if (0 == req->bytes) {
+            /* the completion data alone */
+        } else if (req->contiguous) {
+            memcpy(req->cptr, entry, req->bytes);
+        } else {
+            mca_match_base_channel_unpack(&req->convertor, entry, req->bytes);
+        }
+        slot->arrived &= ~bit;
     }
     req->count = m;
     return true;
@@ -410,6 +457,7 @@ static bool match_ofi_arm(mca_match_request_t *owner)
 static void match_ofi_dispatch(const struct fi_cq_data_entry *entry)
 {
     mca_match_ofi_slot_t *slot;
+    uint32_t pos;
 
     if (NULL != entry->op_context) {
         slot = mca_match_ofi_slot_of_context(entry->op_context);
@@ -421,9 +469,10 @@ static void match_ofi_dispatch(const struct fi_cq_data_entry *entry)
     if (0 == (entry->flags & FI_REMOTE_CQ_DATA)) {
         return;
     }
-    slot = mca_match_ofi_slot_of_data(entry->data);
+    slot = mca_match_ofi_slot_of_data(entry->data, &pos);
     if (NULL != slot) {
         slot->remote++;
+        slot->arrived |= UINT64_C(1) << pos;
     } else {
         opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
                             "match:ofi: a write for slot %llu of a channel gone is ignored",
@@ -518,7 +567,9 @@ int mca_match_ofi_progress(void)
 
 /* Neither half can be cancelled once started: a started receive has
  * granted its sender, which may write into the buffer at any moment (a
- * grant cannot be taken back), and a send's write may be on its way.
+ * grant cannot be taken back), or in a ring its message may be there
+ * already and is the next one's predecessor; a send's write may be on its
+ * way.
  * The request is left to complete (MPI allows a cancel to fail). */
 static void match_ofi_cancel(mca_match_request_t *owner)
 {
