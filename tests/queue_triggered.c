@@ -17,7 +17,11 @@
  *
  * Each iteration rank 0 starts the receive of the token's return, then
  * sends it; every other rank enqueues receive, wait, send (same buffer),
- * wait, then fences.  Every third iteration those ranks start the send with
+ * wait, then fences.  The token leaves rank 0 only after a barrier that
+ * every forwarder enters once its send is enqueued: a receive that
+ * completed first would leave the queue idle, and a send enqueued on an
+ * idle queue is started, not armed (under load 1 of 200 sends of a rank
+ * was not armed, 2026-11-28).  Every third iteration those ranks start the send with
  * MPI_Start instead, after the fence, so that sends set off by a trigger
  * and sends started directly alternate on one pair.  Every rank checks the
  * token each iteration.  (With the sends set off when they were enqueued,
@@ -121,6 +125,8 @@ int main(int argc, char **argv)
              * before the token leaves, so that a send run before its
              * queue's turn would carry the buffer's old contents */
             QT_OK(MPI_Enqueue_start(&q, &req[0]));
+            /* the token leaves once every forwarder has enqueued its send */
+            QT_OK(MPI_Barrier(MPI_COMM_WORLD));
             QT_OK(MPI_Enqueue_start(&q, &req[1]));
             QT_OK(MPI_Enqueue_wait(&q, &req[1], MPI_STATUS_IGNORE));
             QT_OK(MPI_Enqueue_wait(&q, &req[0], MPI_STATUS_IGNORE));
@@ -138,6 +144,10 @@ int main(int argc, char **argv)
                 QT_OK(MPI_Enqueue_wait(&q, &req[1], MPI_STATUS_IGNORE));
                 ++enqueued;
             }
+            /* so that the receive cannot complete before the send is
+             * enqueued behind it: a send enqueued on an idle queue is
+             * started at once, not armed */
+            QT_OK(MPI_Barrier(MPI_COMM_WORLD));
             QT_OK(MPI_Queue_fence(&q));
             if (direct) {
                 QT_OK(MPI_Start(&req[1]));

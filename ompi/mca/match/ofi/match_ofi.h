@@ -52,9 +52,10 @@
  * entry arrived whatever the order of the completions.  Entry (m - 1) mod
  * K last held message m - K, which is consumed once receive m - K
  * completed; the receiver says so in batches: its receive r starts with a
- * grant when r - 1 is a positive multiple of K / 2, so g grants allow messages up
- * to K + g K / 2, and a sender keeps ahead of its receiver without a grant
- * of its own per message.  The receive copies (or unpacks) its entry.
+ * grant when r - 1 is a positive multiple of K / 2, so g grants allow
+ * messages up to K + g K / 2, and a sender keeps ahead of its receiver
+ * without a grant of its own per message.  The receive copies (or
+ * unpacks) its entry.
  *
  * Triggered sends, where the provider has FI_TRIGGER and FI_RMA_EVENT
  * (match_ofi_triggered): the sender's slot gets a counter and a doorbell of
