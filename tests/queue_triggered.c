@@ -21,11 +21,12 @@
  * every forwarder enters once its send is enqueued: a receive that
  * completed first would leave the queue idle, and a send enqueued on an
  * idle queue is started, not armed (under load 1 of 200 sends of a rank
- * was not armed, 2026-11-28).  Every third iteration those ranks start the send with
- * MPI_Start instead, after the fence, so that sends set off by a trigger
- * and sends started directly alternate on one pair.  Every rank checks the
- * token each iteration.  (With the sends set off when they were enqueued,
- * 2026-11-27, match/ofi over sockets: 12,800 of 19,200 words wrong.)
+ * was not armed, 2026-11-28).  Every third iteration those ranks start
+ * the send with MPI_Start instead, after the fence, so that sends set off
+ * by a trigger and sends started directly alternate on one pair.  Every
+ * rank checks the token each iteration.  (With the sends set off when they
+ * were enqueued, 2026-11-27, match/ofi over sockets: 12,800 of 19,200
+ * words wrong.)
  *
  * QTEST_EXPECT_TRIGGERED=1: the forwarding ranks read the performance
  * variable match_ofi_triggered_starts and expect one triggered start per
