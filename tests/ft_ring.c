@@ -40,6 +40,10 @@
  *           MPI_Pready_range on the sends, MPI_Waitall
  *   partqueue
  *           the same partitioned requests on a default queue
+ *   partlarge
+ *           the partitioned ring with partitions above every transport's
+ *           eager limit (64 KiB each): a send partition already started
+ *           to a live peer that revoked must end too
  *   partfirst
  *           the partitioned ring, the victim dying before its first start:
  *           part/persist makes its communicators (duplicates of
@@ -66,6 +70,8 @@
 #include "common/qtest.h"
 
 #define N       256
+/* partlarge: 4 partitions of 64 KiB each way */
+#define NLARGE  (4 * 16384)
 #define ITERS   20
 #define KILL_AT 5
 #define VICTIM  2
@@ -80,11 +86,12 @@ typedef struct {
     MPI_Comm comm;
     int rank, size, left, right;
     int nreqs;
+    int n; /* ints each way */
     MPI_Request reqs[4];
     MPI_Status statuses[4];
     MPI_Queue queue;
     MPIX_Stream stream;
-    int sl[N], sr[N], rl[N], rr[N];
+    int sl[NLARGE], sr[NLARGE], rl[NLARGE], rr[NLARGE];
 } ring_t;
 
 static int value(int rank, int iter, int side, int i)
@@ -103,7 +110,7 @@ static int error_class(int rc)
 
 /* returns the class MPI_Matchall returned where victim_dies (the victim
  * dies before it), else MPI_SUCCESS (any error is a failed check) */
-static int ring_setup(ring_t *r, int kind, MPI_Comm comm, int victim_dies)
+static int ring_setup(ring_t *r, int kind, int n, MPI_Comm comm, int victim_dies)
 {
     int cls = MPI_SUCCESS;
 
@@ -111,6 +118,7 @@ static int ring_setup(ring_t *r, int kind, MPI_Comm comm, int victim_dies)
         r->statuses[i].MPI_ERROR = MPI_SUCCESS;
     }
     r->kind = kind;
+    r->n = n;
     r->comm = comm;
     MPI_Comm_rank(comm, &r->rank);
     MPI_Comm_size(comm, &r->size);
@@ -126,7 +134,7 @@ static int ring_setup(ring_t *r, int kind, MPI_Comm comm, int victim_dies)
     }
     if (KIND_COLL == kind) {
         r->nreqs = 1;
-        QT_OK(MPI_Allreduce_init(r->sl, r->rl, N, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL,
+        QT_OK(MPI_Allreduce_init(r->sl, r->rl, r->n, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL,
                                  &r->reqs[0]));
         QT_STEP("MPI_Match of the collective");
         QT_OK(MPI_Match(&r->reqs[0]));
@@ -135,23 +143,23 @@ static int ring_setup(ring_t *r, int kind, MPI_Comm comm, int victim_dies)
     }
     r->nreqs = 4;
     if (KIND_PART == kind || KIND_PARTQUEUE == kind) {
-        QT_OK(MPI_Precv_init(r->rl, PARTS, N / PARTS, MPI_INT, r->left, 7, comm, MPI_INFO_NULL,
+        QT_OK(MPI_Precv_init(r->rl, PARTS, r->n / PARTS, MPI_INT, r->left, 7, comm, MPI_INFO_NULL,
                              &r->reqs[0]));
-        QT_OK(MPI_Precv_init(r->rr, PARTS, N / PARTS, MPI_INT, r->right, 8, comm, MPI_INFO_NULL,
+        QT_OK(MPI_Precv_init(r->rr, PARTS, r->n / PARTS, MPI_INT, r->right, 8, comm, MPI_INFO_NULL,
                              &r->reqs[1]));
-        QT_OK(MPI_Psend_init(r->sl, PARTS, N / PARTS, MPI_INT, r->left, 8, comm, MPI_INFO_NULL,
+        QT_OK(MPI_Psend_init(r->sl, PARTS, r->n / PARTS, MPI_INT, r->left, 8, comm, MPI_INFO_NULL,
                              &r->reqs[2]));
-        QT_OK(MPI_Psend_init(r->sr, PARTS, N / PARTS, MPI_INT, r->right, 7, comm, MPI_INFO_NULL,
+        QT_OK(MPI_Psend_init(r->sr, PARTS, r->n / PARTS, MPI_INT, r->right, 7, comm, MPI_INFO_NULL,
                              &r->reqs[3]));
         if (KIND_PARTQUEUE == kind) {
             QT_OK(MPI_Queue_init(&r->queue, MPI_QUEUE_TYPE_DEFAULT, NULL));
         }
         return cls;
     }
-    QT_OK(MPI_Recv_init(r->rl, N, MPI_INT, r->left, 7, comm, &r->reqs[0]));
-    QT_OK(MPI_Recv_init(r->rr, N, MPI_INT, r->right, 8, comm, &r->reqs[1]));
-    QT_OK(MPI_Send_init(r->sl, N, MPI_INT, r->left, 8, comm, &r->reqs[2]));
-    QT_OK(MPI_Send_init(r->sr, N, MPI_INT, r->right, 7, comm, &r->reqs[3]));
+    QT_OK(MPI_Recv_init(r->rl, r->n, MPI_INT, r->left, 7, comm, &r->reqs[0]));
+    QT_OK(MPI_Recv_init(r->rr, r->n, MPI_INT, r->right, 8, comm, &r->reqs[1]));
+    QT_OK(MPI_Send_init(r->sl, r->n, MPI_INT, r->left, 8, comm, &r->reqs[2]));
+    QT_OK(MPI_Send_init(r->sr, r->n, MPI_INT, r->right, 7, comm, &r->reqs[3]));
     if (KIND_PLAIN != kind) {
         if (victim_dies && VICTIM == r->rank) {
             raise(SIGKILL);
@@ -169,7 +177,7 @@ static int ring_setup(ring_t *r, int kind, MPI_Comm comm, int victim_dies)
 /* one exchange; returns the error class (MPI_ERR_IN_STATUS: see statuses) */
 static int ring_iteration(ring_t *r, int iter)
 {
-    for (int i = 0; i < N; ++i) {
+    for (int i = 0; i < r->n; ++i) {
         r->sl[i] = value(r->rank, iter, 0, i);
         r->sr[i] = value(r->rank, iter, 1, i);
     }
@@ -178,9 +186,9 @@ static int ring_iteration(ring_t *r, int iter)
     }
     if (KIND_EXEC == r->kind || KIND_STREAM == r->kind) {
         MPIX_Token t[2];
-        QT_OK(MPIX_Sendrecv_def(r->sr, N, MPI_INT, r->right, 7, r->rl, N, MPI_INT, r->left, 7,
+        QT_OK(MPIX_Sendrecv_def(r->sr, r->n, MPI_INT, r->right, 7, r->rl, r->n, MPI_INT, r->left, 7,
                                 r->comm, MPI_STATUS_IGNORE, &t[0]));
-        QT_OK(MPIX_Sendrecv_def(r->sl, N, MPI_INT, r->left, 8, r->rr, N, MPI_INT, r->right, 8,
+        QT_OK(MPIX_Sendrecv_def(r->sl, r->n, MPI_INT, r->left, 8, r->rr, r->n, MPI_INT, r->right, 8,
                                 r->comm, MPI_STATUS_IGNORE, &t[1]));
         if (KIND_STREAM == r->kind) {
             for (int i = 0; i < 2; ++i) {
@@ -243,7 +251,7 @@ static void ring_check(ring_t *r, int iter)
 {
     int bad = 0;
     if (KIND_COLL == r->kind) {
-        for (int i = 0; i < N; ++i) {
+        for (int i = 0; i < r->n; ++i) {
             int sum = 0;
             for (int k = 0; k < r->size; ++k) {
                 sum += value(k, iter, 0, i);
@@ -253,7 +261,7 @@ static void ring_check(ring_t *r, int iter)
         QT_CHECK(0 == bad, "iteration %d on %d ranks: %d sums wrong", iter, r->size, bad);
         return;
     }
-    for (int i = 0; i < N; ++i) {
+    for (int i = 0; i < r->n; ++i) {
         bad += r->rl[i] != value(r->left, iter, 1, i);
         bad += r->rr[i] != value(r->right, iter, 0, i);
     }
@@ -285,15 +293,16 @@ static void ring_free(ring_t *r)
 
 int main(int argc, char **argv)
 {
-    ring_t first, second;
-    int kind, failed_at = -1, cls = MPI_SUCCESS, total = 0, saw_failed = 0, seen = 0;
+    /* static: two rings of partlarge's size are 2 MiB */
+    static ring_t first, second;
+    int n = N, kind, failed_at = -1, cls = MPI_SUCCESS, total = 0, saw_failed = 0, seen = 0;
     int in_match, part_first, kill_at;
     MPI_Comm shrunk;
     MPI_Group world_group, shrunk_group;
 
     if (argc < 2) {
         fprintf(stderr, "usage: ft_ring plain|matched|queue|exec|stream|coll|part|partqueue|partfirst|"
-                        "handshake\n");
+                        "partlarge|handshake\n");
         return 2;
     }
     kind = 0 == strcmp(argv[1], "plain")     ? KIND_PLAIN
@@ -303,6 +312,7 @@ int main(int argc, char **argv)
            : 0 == strcmp(argv[1], "handshake") ? KIND_HANDSHAKE
            : 0 == strcmp(argv[1], "part")    ? KIND_PART
            : 0 == strcmp(argv[1], "partfirst") ? KIND_PART
+           : 0 == strcmp(argv[1], "partlarge") ? KIND_PART
            : 0 == strcmp(argv[1], "coll")    ? KIND_COLL
            : 0 == strcmp(argv[1], "partqueue") ? KIND_PARTQUEUE
                                               : KIND_QUEUE;
@@ -314,7 +324,10 @@ int main(int argc, char **argv)
     }
     qt_init(&argc, &argv);
     QT_STEP("set-up of the first ring");
-    cls = ring_setup(&first, kind, MPI_COMM_WORLD, in_match);
+    if (0 == strcmp(argv[1], "partlarge")) {
+        n = NLARGE;
+    }
+    cls = ring_setup(&first, kind, n, MPI_COMM_WORLD, in_match);
     if (first.size < 4) {
         printf("SKIP: needs 4 ranks\n");
         MPI_Finalize();
@@ -402,7 +415,7 @@ int main(int argc, char **argv)
     QT_CHECK(0 < seen, "no survivor saw MPIX_ERR_PROC_FAILED (only revokes)");
 
     QT_STEP("set-up of the ring of the survivors");
-    ring_setup(&second, part_first ? KIND_PLAIN : kind, shrunk, 0);
+    ring_setup(&second, part_first ? KIND_PLAIN : kind, n, shrunk, 0);
     QT_STEP("ring of the survivors");
     for (int iter = 0; iter < ITERS; ++iter) {
         cls = ring_iteration(&second, iter);
