@@ -42,8 +42,8 @@
  *           the same partitioned requests on a default queue
  *   partlarge
  *           the partitioned ring with partitions above every transport's
- *           eager limit (64 KiB each): a send partition already started
- *           to a live peer that revoked must end too
+ *           eager limit (64 KiB each), which wait for their receivers
+ *           (tests/ulfm_part_revoked.c: one that a revoke leaves waiting)
  *   partfirst
  *           the partitioned ring, the victim dying before its first start:
  *           part/persist makes its communicators (duplicates of
