@@ -25,10 +25,10 @@
 # Environment: PREFIX (the fork's install, default ./install),
 # MPICH_STOCK_FAILURES (another stock list for the ob1 line, for testing the
 # gate), MPICH_TEST_CM=0 (the ob1 line only), MPICH_TEST_OB1=0 (the cm line
-# only), MPICH_GATE_DEADLINE (seconds
-# since the epoch by which the gate must end: a line that would not fit is
-# left out, one still running then is stopped and judged on the cases that
-# ended; both are said, neither is counted), and those of run-mpich.sh.
+# only), MPICH_GATE_DEADLINE (seconds since the epoch by which the gate must
+# end: a line that would not fit is left out, one still running then is
+# stopped and judged on the cases that ended; both are said, neither is
+# counted), and those of run-mpich.sh.
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../contrib/queue/common.sh"
