@@ -10,7 +10,9 @@
 #   make          build and install Open MPI 5.0.7 + our overlay into ./install
 #   make demo     build, then run the ring example on 4 ranks
 #   make demo-graphs  build, then run the MPIX graphs listings and use cases (examples/graphs)
-#   make check    build if needed, then run every test ("N passed, N failed")
+#   make check    build if needed, then run every test, and some again with
+#                 our C files built with AddressSanitizer and UBSan
+#                 ("N passed, N failed")
 #   make check-mpich  MPICH's test subset on the installed fork (ob1; its
 #                 pt2pt/ and part/ cases again on pml cm over libfabric's
 #                 tcp); fails only on cases that pass on stock Open MPI

@@ -10,8 +10,9 @@
 # make check-asan's sorting of sanitizer reports (tests/asan/sort-reports.py),
 # on reports written here in the sanitizers' formats: one in a file of ours
 # (the match framework), one in a patched stock file, one in an unpatched
-# stock file, one outside Open MPI, the same stock one twice, and one in a
-# test's log that names a file of ours without its folder.  Ours and
+# stock file, one outside Open MPI, the same stock one twice, one in a
+# stock header inlined into a patched file, and one in a test's log that
+# names a file of ours without its folder.  Ours and
 # patched must count as ours, the others as stock's, and the run must fail.
 
 set -uo pipefail
@@ -39,6 +40,15 @@ $tree/opal/datatype/opal_convertor.c:88:5: runtime error: load of misaligned add
     #0 0x7f6 in opal_convertor_pack $tree/opal/datatype/opal_convertor.c:88
 $tree/opal/datatype/opal_convertor.c:88:5: runtime error: load of misaligned address 0x0001 for type 'long', which requires 8 byte alignment
     #0 0x7f6 in opal_convertor_pack $tree/opal/datatype/opal_convertor.c:88
+REPORT
+# a stock header's inline function in a patched file, the header named as
+# the compiler found it from the file's folder (../../..)
+mkdir -p "$tree/ompi/mca/pml/ob1"
+touch "$tree/ompi/mca/pml/ob1/pml_ob1_hdr.h"
+cat > "$tmp/reports/ubsan.ft_ring.105" <<REPORT
+../../../../ompi/mca/pml/ob1/pml_ob1_hdr.h:421:5: runtime error: null pointer passed as argument 2, which is declared to never be null
+    #0 0x7fb in mca_pml_ob1_rdma_hdr_prepare ../../../../ompi/mca/pml/ob1/pml_ob1_hdr.h:421
+    #1 0x7fc in mca_pml_ob1_recv_request_put_frag $tree/ompi/mca/part/persist/part_persist.h:486
 REPORT
 cat > "$tmp/reports/asan.unchanged_p2p.104" <<REPORT
 ==104==ERROR: AddressSanitizer: stack-buffer-overflow on address 0x7ffd at pc 0x7f7 bp 0x7f8 sp 0x7f9
@@ -69,7 +79,9 @@ expect '^sanitizer report, stock: stack-buffer-overflow at outside Open MPI ' \
     "a report outside Open MPI counts as stock's"
 expect '^sanitizer report, ours: load of misaligned address 0x\.\.\. .* at ompi/mpiext/graphs/c/graphs_vars.c:159 \(1 time\(s\), first in graphs_cuda.ob1.2.emulated.log\)$' \
     "a report in a test log, named without its folder, found in a file of ours"
-expect '^sanitizer reports: 3 in our code, 2 in stock code$' "the summary"
+expect '^sanitizer report, stock: null pointer passed as argument 2.* at ompi/mca/pml/ob1/pml_ob1_hdr.h:421 ' \
+    "a report in a stock header named with ../ counts as stock's, though it is inlined into a file of ours"
+expect '^sanitizer reports: 3 in our code, 3 in stock code$' "the summary"
 [ "$rc" = 1 ] || { echo "FAIL: reports in our code must fail the run (exit $rc)"; fail=1; }
 [ "$fail" = 0 ] && echo "OK: sanitizer reports sorted"
 exit "$fail"

@@ -17,6 +17,8 @@
 #     ulfm-ob1tcp,
 #     and, where a line names netns-ucx or netns-ob1tcp, across two "nodes"
 #     made of namespaces on this machine (tests/netns/run-netns.sh, root only),
+#   - the sanitizer pass: the cases of tests/asan/check.list again, with our
+#     C files built with AddressSanitizer and UBSan (docs/sanitizers.md),
 # and ends with the line "N passed, N failed" (exit 1 on any failure).
 # Each case runs once: a case that failed once has failed.  A case that
 # cannot run here prints SKIP and is not counted as passed; a failure listed
@@ -32,7 +34,8 @@
 # prints every step of every rank; OMPI_QUEUE_TEST_CM=0 skips the lines of
 # transports cm and cmsock; PREFIX, OMPI_QUEUE_BUILD (its
 # test-logs/) and QTEST_BINDIR (default tests/bin) run the list on another
-# install (tests/asan/check-asan.sh).
+# install (tests/asan/check-asan.sh); OMPI_QUEUE_SANITIZE=0 leaves out the
+# sanitizer pass, OMPI_QUEUE_SANITIZE_LIST gives it another list.
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
@@ -158,79 +161,151 @@ build_test() {   # name exe
         ${csrc:+"$exe.c.o"}
 }
 
-# 2. multi-rank tests
-while read -r name ranks transports args; do
-    [ -z "$name" ] || [[ "$name" == \#* ]] && continue
-    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
-    exe=$bindir/$name
-    if ! build_test "$name" "$exe" > "$logdir/$name.build.log" 2>&1; then
-        report FAIL "$name (compile)" "$logdir/$name.build.log"
-        continue
-    fi
-    args=${args//@GPU@/$GPU}
-    # "env:NAME=VALUE" words set the environment of the run (mpirun forwards
-    # OMPI_MCA_* to the ranks); the other words are the program's arguments
-    run_env=()
-    prog_args=()
-    for w in $args; do
-        case "$w" in
-        env:*) run_env+=("${w#env:}") ;;
-        *) prog_args+=("$w") ;;
-        esac
-    done
-    # a case may give itself a longer watchdog (env:QTEST_TIMEOUT=N)
-    case_timeout=$RUN_TIMEOUT
-    for w in "${run_env[@]}"; do
-        [[ "$w" == QTEST_TIMEOUT=* ]] && case_timeout=$((${w#QTEST_TIMEOUT=} + 30))
-    done
-    for np in ${ranks//,/ }; do
-        for tr in ${transports//,/ }; do
-            case_name="$name [$tr, $np ranks${args:+, $args}]"
-            [ -n "$case_filter" ] && [[ "$case_name" != *"$case_filter"* ]] && continue
-            if [[ "$tr" == cm* ]] && [ "${OMPI_QUEUE_TEST_CM:-1}" = 0 ]; then
-                report SKIP "$case_name (SKIP: OMPI_QUEUE_TEST_CM=0)" ""
-                continue
-            fi
-            args_tag=$(IFS=_; echo "${prog_args[*]}")
-            log=$logdir/$name.$tr.$np.${args_tag:-default}.log
-            run_case() {
-                if [[ "$tr" == netns-* ]]; then
-                    # across two "nodes" made of namespaces: the script sets
-                    # them up, runs mpirun with its own watchdog, and removes
-                    # them (or prints SKIP where it cannot)
-                    # shellcheck disable=SC2086
-                    env "${run_env[@]}" MPIRUN="$MPIRUN" timeout -k 10 $((case_timeout + 30)) \
-                        bash tests/netns/run-netns.sh -n "$np" ${TRANSPORT[${tr#netns-}]} -- \
-                        "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
-                    return
-                fi
-                # shellcheck disable=SC2086
-                env "${run_env[@]}" timeout -k 10 "$case_timeout" "$MPIRUN" --oversubscribe -n "$np" \
-                    ${TRANSPORT[$tr]} "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
-            }
-            # one run: a case that failed once has failed
-            run_case "$log"
-            rc=$?
-            # prterun's help output can leave a NUL byte in front of the
-            # verdict line: read the log without NULs (grep reads it all: a
-            # grep -q that stops early makes tr fail on a long log, and the
-            # pipeline with it)
-            if [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -a '^OK:' > /dev/null; then
-                report PASS "$case_name" "$log"
-            elif [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -a '^SKIP' > /dev/null; then
-                report SKIP "$case_name ($(grep -m1 '^SKIP' "$log"))" "$log"
-            else
-                [ "$rc" = 124 ] && echo "    | mpirun did not finish within ${case_timeout}s" >> "$log"
-                reason=$(known_stock_failure "$name" "$tr" "$log")
-                if [ -n "$reason" ]; then
-                    report KNOWN "$case_name (exit $rc): known stock 5.0.7 failure: $reason" "$log"
-                else
-                    report FAIL "$case_name (exit $rc)" "$log"
-                fi
-            fi
+# 2. multi-rank tests: every case of a list (tests/tests.list), named with
+# a label in front ("" or "asan ") and logged in a folder of its own
+pass_env=()   # the environment of every case of the pass (stage 3)
+cases_run=0
+run_list() {   # list label logdir
+    local list=$1 label=$2 dir=$3
+    mkdir -p "$dir"
+    local name ranks transports args exe np tr w args_tag case_name case_timeout log rc reason
+    local -a run_env prog_args
+    while read -r name ranks transports args; do
+        [ -z "$name" ] || [[ "$name" == \#* ]] && continue
+        [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
+        exe=$bindir/$name
+        if ! build_test "$name" "$exe" > "$logdir/$name.build.log" 2>&1; then
+            report FAIL "$name (compile)" "$logdir/$name.build.log"
+            continue
+        fi
+        args=${args//@GPU@/$GPU}
+        # "env:NAME=VALUE" words set the environment of the run (mpirun forwards
+        # OMPI_MCA_* to the ranks); the other words are the program's arguments
+        run_env=()
+        prog_args=()
+        for w in $args; do
+            case "$w" in
+            env:*) run_env+=("${w#env:}") ;;
+            *) prog_args+=("$w") ;;
+            esac
         done
-    done
-done < tests/tests.list
+        # a case may give itself a longer watchdog (env:QTEST_TIMEOUT=N)
+        case_timeout=$RUN_TIMEOUT
+        for w in "${run_env[@]}"; do
+            [[ "$w" == QTEST_TIMEOUT=* ]] && case_timeout=$((${w#QTEST_TIMEOUT=} + 30))
+        done
+        for np in ${ranks//,/ }; do
+            for tr in ${transports//,/ }; do
+                case_name="$label$name [$tr, $np ranks${args:+, $args}]"
+                [ -n "$case_filter" ] && [[ "$case_name" != *"$case_filter"* ]] && continue
+                if [[ "$tr" == cm* ]] && [ "${OMPI_QUEUE_TEST_CM:-1}" = 0 ]; then
+                    report SKIP "$case_name (SKIP: OMPI_QUEUE_TEST_CM=0)" ""
+                    continue
+                fi
+                args_tag=$(IFS=_; echo "${prog_args[*]}")
+                log=$dir/$name.$tr.$np.${args_tag:-default}.log
+                run_case() {
+                    if [[ "$tr" == netns-* ]]; then
+                        # across two "nodes" made of namespaces: the script sets
+                        # them up, runs mpirun with its own watchdog, and removes
+                        # them (or prints SKIP where it cannot)
+                        # shellcheck disable=SC2086
+                        env "${pass_env[@]}" "${run_env[@]}" MPIRUN="$MPIRUN" \
+                            timeout -k 10 $((case_timeout + 30)) \
+                            bash tests/netns/run-netns.sh -n "$np" ${TRANSPORT[${tr#netns-}]} -- \
+                            "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
+                        return
+                    fi
+                    # shellcheck disable=SC2086
+                    env "${pass_env[@]}" "${run_env[@]}" timeout -k 10 "$case_timeout" \
+                        "$MPIRUN" --oversubscribe -n "$np" ${TRANSPORT[$tr]} "$exe" "${prog_args[@]}" \
+                        > "$1" 2>&1 < /dev/null
+                }
+                # one run: a case that failed once has failed
+                cases_run=$((cases_run + 1))
+                run_case "$log"
+                rc=$?
+                # prterun's help output can leave a NUL byte in front of the
+                # verdict line: read the log without NULs (grep reads it all: a
+                # grep -q that stops early makes tr fail on a long log, and the
+                # pipeline with it)
+                if [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -a '^OK:' > /dev/null; then
+                    report PASS "$case_name" "$log"
+                elif [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -a '^SKIP' > /dev/null; then
+                    report SKIP "$case_name ($(grep -m1 '^SKIP' "$log"))" "$log"
+                else
+                    [ "$rc" = 124 ] && echo "    | mpirun did not finish within ${case_timeout}s" >> "$log"
+                    reason=$(known_stock_failure "$name" "$tr" "$log")
+                    if [ -n "$reason" ]; then
+                        report KNOWN "$case_name (exit $rc): known stock 5.0.7 failure: $reason" "$log"
+                    else
+                        report FAIL "$case_name (exit $rc)" "$log"
+                    fi
+                fi
+            done
+        done
+    done < "$list"
+}
+run_list tests/tests.list "" "$logdir"
+
+# 3. the sanitizer pass: the cases of tests/asan/check.list again, with our
+# C files (the overlay and every file patches/ touches) built with
+# AddressSanitizer and UndefinedBehaviorSanitizer (tests/asan/build-overlay.sh,
+# docs/sanitizers.md), then every report sorted into ours and stock's: one of
+# ours fails the pass.  OMPI_QUEUE_SANITIZE=0 leaves it out; make check-asan,
+# which instruments all of Open MPI, runs the whole list instead.
+sanitize_list=${OMPI_QUEUE_SANITIZE_LIST:-tests/asan/check.list}
+sanitize_cases=$(grep -v '^#' "$sanitize_list" \
+                 | awk -v f="$filter" 'NF && (f == "" || index($1, f)) { n++ } END { print n + 0 }')
+if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$sanitize_cases" -gt 0 ]; then
+    asan_logdir=$logdir/asan
+    asan_build_log=$logdir/asan-overlay.build.log
+    if [ "${OMPI_QUEUE_PREBUILT:-0}" = 1 ]; then
+        report SKIP "asan pass (SKIP: a prebuilt bundle has no build tree to instrument)" ""
+    elif ! bash tests/asan/build-overlay.sh > "$asan_build_log" 2>&1; then
+        report FAIL "asan pass (build of the instrumented overlay)" "$asan_build_log"
+    else
+        overlay=$OMPI_QUEUE_BUILD/asan-overlay/$(basename "$OMPI_QUEUE_SRC")
+        reports=$logdir/asan-reports
+        rm -rf "$asan_logdir" "$reports"
+        mkdir -p "$reports"
+        # the sanitizers' runtime comes first in every process: mpirun loads
+        # the instrumented libopen-pal too.  A memory error ends its process,
+        # UBSan reports and goes on, and the sort decides.
+        overlay_libs=$overlay/ompi/.libs:$overlay/opal/.libs:$overlay/ompi/mpi/fortran/mpif-h/.libs
+        pass_env=(
+            "LD_PRELOAD=$(gcc -print-file-name=libasan.so)"
+            "LD_LIBRARY_PATH=$overlay_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+            "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$reports/asan:log_exe_name=1"
+            "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=0:log_path=$reports/ubsan:log_exe_name=1"
+            # the sanitizers keep freed memory in quarantine
+            "QTEST_NO_RSS=1"
+        )
+        # the ranks must load the instrumented library, not the installed one
+        loaded=$(env "${pass_env[@]}" "$MPIRUN" -n 1 ldd "$PREFIX/bin/ompi_info" 2>&1 \
+                 | sed -n 's/^[[:space:]]*libmpi\.so[^ ]* => \([^ ]*\).*/\1/p')
+        if [ "$loaded" != "$overlay/ompi/.libs/libmpi.so.40" ]; then
+            echo "ranks load libmpi from: $loaded" >> "$asan_build_log"
+            report FAIL "asan pass (ranks do not load the instrumented libmpi)" "$asan_build_log"
+        else
+            cases_before=$cases_run
+            run_list "$sanitize_list" "asan " "$asan_logdir"
+            pass_env=()
+            sort_log=$asan_logdir/sanitizer-reports.log
+            if python3 tests/asan/sort-reports.py --root "$OMPI_QUEUE_ROOT" --tree "$overlay" \
+                   --patched "$OMPI_QUEUE_BUILD/.patched-files" "$reports" "$asan_logdir" \
+                   > "$sort_log" 2>&1; then
+                # a case filter that left no case of the pass leaves no verdict
+                if [ "$cases_run" -gt "$cases_before" ]; then
+                    report PASS "asan pass: no sanitizer report in our code ($(tail -n 1 "$sort_log"))" \
+                        "$sort_log"
+                fi
+            else
+                report FAIL "asan pass: sanitizer reports in our code" "$sort_log"
+            fi
+        fi
+    fi
+fi
 
 # skipped cases and known stock failures are neither passed nor failed; the
 # last line stays the summary

@@ -46,6 +46,8 @@ if [ -f "$OMPI_QUEUE_BUILD/device-bundle/env.sh" ] && [ ! -x "$PREFIX/bin/mpirun
     export OMPI_QUEUE_PREBUILT=1
 fi
 export OMPI_QUEUE_NO_BUILD=1
+# the GPU cases only: the sanitizer pass is make check's
+export OMPI_QUEUE_SANITIZE=0
 
 passed=0
 failed=0

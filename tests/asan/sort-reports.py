@@ -7,7 +7,8 @@
 #
 # $HEADER$
 #
-"""Sorts the sanitizer reports of tests/asan/check-asan.sh into ours and stock's.
+"""Sorts sanitizer reports into ours and stock's (make check's sanitizer pass,
+tests/asan/check-asan.sh).
 
 A report is the text of one AddressSanitizer error or one UndefinedBehavior-
 Sanitizer "runtime error" with its stack, found in the files of the folders
@@ -17,8 +18,9 @@ tree (the build tree's openmpi-5.0.7/) or in tests/: ours when that file is one
 of this repository's (the overlay, a test) or one that patches/ touches,
 stock's otherwise; a report with no such frame is stock's (UCX, libfabric, the
 C library).  UBSan names the file as it was compiled, often without its
-folder: the file of ours, or else of stock, whose path ends with it.  Reports with the
-same kind and place are counted once.  Exit 1 when any report is ours.
+folder or from a folder of the build (../../ompi/...): the file of ours, or
+else of stock, whose path ends with it.  Reports with the same kind and place
+are counted once.  Exit 1 when any report is ours.
 """
 
 import argparse
@@ -79,7 +81,11 @@ def resolve(path, tree, root, ours, stock):
     fails the run, and a person looks."""
     if os.path.isabs(path):
         return relative(path, tree, root)
+    # a header found from the compiled file's folder (../../../ompi/...):
+    # its path below the tree follows the leading ../
     path = os.path.normpath(path)
+    while path.startswith('..' + os.sep):
+        path = path[3:]
     for files in (ours, stock):
         ends = sorted(f for f in files if f == path or f.endswith(os.sep + path))
         if ends:
@@ -122,7 +128,8 @@ def main():
     files = []
     for folder in args.folders:
         if os.path.isdir(folder):
-            files += [os.path.join(folder, n) for n in sorted(os.listdir(folder))]
+            files += [os.path.join(folder, n) for n in sorted(os.listdir(folder))
+                      if os.path.isfile(os.path.join(folder, n))]
     for path in files:
         name = os.path.basename(path)
         with open(path, errors='replace') as f:

@@ -1,0 +1,72 @@
+#!/bin/bash
+#
+# Copyright (c) 2026      The Open MPI queue fork developers.  All rights reserved.
+# $COPYRIGHT$
+#
+# Additional copyrights may follow
+#
+# $HEADER$
+#
+# The sanitizer pass of make check (tests/run-tests.sh) needs our code
+# instrumented, and a whole instrumented build (make check-asan) takes
+# longer than CI has.  This copies the built tree (build/openmpi-5.0.7)
+# to build/asan-overlay/ and recompiles there, with AddressSanitizer and
+# UndefinedBehaviorSanitizer, only the C files that are ours: the overlay
+# and every file patches/ touches.  Open MPI's libraries are relinked in
+# that copy; nothing is installed.  The ranks of the pass load them
+# through LD_LIBRARY_PATH, with the sanitizers' runtime preloaded
+# (tests/asan/overlay-env.sh), and run the same test programs and mpirun
+# as the rest of make check.
+#
+# Usage: tests/asan/build-overlay.sh  (after contrib/queue/build.sh)
+# The copy is kept while the built tree and our sources are unchanged.
+
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../../contrib/queue/common.sh"
+
+tree=$OMPI_QUEUE_SRC
+copy_top=$OMPI_QUEUE_BUILD/asan-overlay
+copy=$copy_top/$(basename "$tree")
+stamp=$copy_top/.stamp
+san="-fsanitize=address,undefined -fno-omit-frame-pointer"
+
+[ -f "$tree/ompi/.libs/libmpi.so" ] || die "no built tree in $tree: run contrib/queue/build.sh first"
+
+# our C files: the overlay and the patched files, as build.sh recorded them
+mapfile -t ours < <(cat "$OMPI_QUEUE_BUILD/.overlay-files" "$OMPI_QUEUE_BUILD/.patched-files" \
+                    | grep -E '\.c$' | sort -u)
+
+# the copy is current when the flags, the built library and our files are
+# the ones it was made from
+want=$( (echo "$san";
+         stat -L -c '%n %Y' "$tree/ompi/.libs/libmpi.so" "$tree/opal/.libs/libopen-pal.so";
+         cd "$tree" && cat "${ours[@]}") | sha256sum | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$copy/ompi/.libs/libmpi.so" ]; then
+    log "instrumented overlay is current ($copy)"
+    exit 0
+fi
+
+log "instrumented overlay: copying $tree"
+t0=$SECONDS
+rm -rf "$copy_top"
+mkdir -p "$copy_top"
+# cp -a keeps the times: make in the copy rebuilds only what is touched below
+cp -a "$tree" "$copy_top/"
+(cd "$copy" && touch "${ours[@]}")
+
+# configure's CFLAGS (-O3 and the like) with -O1 -g and the sanitizers
+# after them, so that the last -O wins
+cflags=$(sed -n 's/^CFLAGS = //p' "$copy/Makefile")
+jobs=${MAKE_JOBS:-$(nproc)}
+log "instrumented overlay: make -j$jobs (${#ours[@]} C files; log: $copy_top/make.log)"
+(cd "$copy" && PATH=/usr/lib/ccache:$PATH make -j"$jobs" \
+     CFLAGS="$cflags -g -O1 $san" LDFLAGS="$san" > "$copy_top/make.log" 2>&1) \
+    || { grep -E -B2 -A6 'error:|Error [0-9]' "$copy_top/make.log" | tail -40;
+         die "instrumented overlay: make failed (log: $copy_top/make.log)"; }
+
+# the library the ranks load must be the instrumented one
+# (grep reads it all: a grep -q that stops early fails the pipeline)
+nm -D "$copy/ompi/.libs/libmpi.so" | grep ' U __asan_init' > /dev/null \
+    || die "instrumented overlay: $copy/ompi/.libs/libmpi.so has no AddressSanitizer calls"
+echo "$want" > "$stamp"
+log "instrumented overlay: done ($((SECONDS - t0)) s)"
