@@ -15,7 +15,7 @@
 # and every file patches/ touches.  Open MPI's libraries are relinked in
 # that copy; nothing is installed.  The ranks of the pass load them
 # through LD_LIBRARY_PATH, with the sanitizers' runtime preloaded
-# (tests/asan/overlay-env.sh), and run the same test programs and mpirun
+# (tests/run-tests.sh, stage 3), and run the same test programs and mpirun
 # as the rest of make check.
 #
 # Usage: tests/asan/build-overlay.sh  (after contrib/queue/build.sh)
