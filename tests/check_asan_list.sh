@@ -10,10 +10,7 @@
 # The sanitizer pass of make check runs tests/asan/check.list: each of its
 # lines must be a line of tests/tests.list (same test, same arguments) with
 # some of that line's ranks and transports, so that the pass runs only
-# cases that make check itself runs and knows.  No line runs across the
-# namespace nodes: the pass preloads the sanitizers' runtime into every
-# process of a case, and tests/netns/run-netns.sh's own awk then reports
-# an over-read of its own (mawk).
+# cases that make check itself runs and knows.
 
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,16 +33,12 @@ def rows(path):
 full = rows(sys.argv[1])
 bad = 0
 for lineno, name, ranks, transports, args in rows(sys.argv[2]):
-    if any(t.startswith('netns-') for t in transports):
-        print('FAIL: tests/asan/check.list:%d (%s): no netns- transport in the pass' % (lineno, name))
-        bad += 1
-        continue
     if not any(name == n and args == a and ranks <= r and transports <= t
                for _, n, r, t, a in full):
         print('FAIL: tests/asan/check.list:%d (%s %s) is not a case of tests/tests.list'
               % (lineno, name, ' '.join(args)))
         bad += 1
-print('%s: %d line(s) of tests/asan/check.list not in tests/tests.list or across nodes'
+print('%s: %d line(s) of tests/asan/check.list not in tests/tests.list'
       % ('FAIL' if bad else 'OK', bad))
 sys.exit(1 if bad else 0)
 PY

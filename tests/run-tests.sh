@@ -163,7 +163,7 @@ build_test() {   # name exe
 
 # 2. multi-rank tests: every case of a list (tests/tests.list), named with
 # a label in front ("" or "asan ") and logged in a folder of its own
-pass_env=()   # the environment of every case of the pass (stage 3)
+pass_args=()   # mpirun's arguments for every case of the pass (stage 3)
 cases_run=0
 run_list() {   # list label logdir
     local list=$1 label=$2 dir=$3
@@ -210,16 +210,17 @@ run_list() {   # list label logdir
                         # them up, runs mpirun with its own watchdog, and removes
                         # them (or prints SKIP where it cannot)
                         # shellcheck disable=SC2086
-                        env "${pass_env[@]}" "${run_env[@]}" MPIRUN="$MPIRUN" \
+                        env "${run_env[@]}" MPIRUN="$MPIRUN" \
                             timeout -k 10 $((case_timeout + 30)) \
-                            bash tests/netns/run-netns.sh -n "$np" ${TRANSPORT[${tr#netns-}]} -- \
+                            bash tests/netns/run-netns.sh -n "$np" ${TRANSPORT[${tr#netns-}]} \
+                            "${pass_args[@]}" -- \
                             "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
                         return
                     fi
                     # shellcheck disable=SC2086
-                    env "${pass_env[@]}" "${run_env[@]}" timeout -k 10 "$case_timeout" \
-                        "$MPIRUN" --oversubscribe -n "$np" ${TRANSPORT[$tr]} "$exe" "${prog_args[@]}" \
-                        > "$1" 2>&1 < /dev/null
+                    env "${run_env[@]}" timeout -k 10 "$case_timeout" \
+                        "$MPIRUN" --oversubscribe -n "$np" ${TRANSPORT[$tr]} "${pass_args[@]}" \
+                        "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
                 }
                 # one run: a case that failed once has failed
                 cases_run=$((cases_run + 1))
@@ -269,20 +270,21 @@ if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$sanitize_cases" -gt 0 ]; then
         reports=$logdir/asan-reports
         rm -rf "$asan_logdir" "$reports"
         mkdir -p "$reports"
-        # the sanitizers' runtime comes first in every process: mpirun loads
-        # the instrumented libopen-pal too.  A memory error ends its process,
-        # UBSan reports and goes on, and the sort decides.
+        # only the ranks (mpirun -x) load the instrumented libraries, with
+        # the sanitizers' runtime first; mpirun, its daemons and the scripts
+        # around them run as in the rest of make check.  A memory error ends
+        # its process, UBSan reports and goes on, and the sort decides.
         overlay_libs=$overlay/ompi/.libs:$overlay/opal/.libs:$overlay/ompi/mpi/fortran/mpif-h/.libs
-        pass_env=(
-            "LD_PRELOAD=$(gcc -print-file-name=libasan.so)"
-            "LD_LIBRARY_PATH=$overlay_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-            "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$reports/asan:log_exe_name=1"
-            "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=0:log_path=$reports/ubsan:log_exe_name=1"
+        pass_args=(
+            -x "LD_PRELOAD=$(gcc -print-file-name=libasan.so)"
+            -x "LD_LIBRARY_PATH=$overlay_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+            -x "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$reports/asan:log_exe_name=1"
+            -x "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=0:log_path=$reports/ubsan:log_exe_name=1"
             # the sanitizers keep freed memory in quarantine
-            "QTEST_NO_RSS=1"
+            -x "QTEST_NO_RSS=1"
         )
         # the ranks must load the instrumented library, not the installed one
-        loaded=$(env "${pass_env[@]}" "$MPIRUN" -n 1 ldd "$PREFIX/bin/ompi_info" 2>&1 \
+        loaded=$("$MPIRUN" -n 1 "${pass_args[@]}" ldd "$PREFIX/bin/ompi_info" 2>&1 \
                  | sed -n 's/^[[:space:]]*libmpi\.so[^ ]* => \([^ ]*\).*/\1/p')
         if [ "$loaded" != "$overlay/ompi/.libs/libmpi.so.40" ]; then
             echo "ranks load libmpi from: $loaded" >> "$asan_build_log"
@@ -290,7 +292,7 @@ if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$sanitize_cases" -gt 0 ]; then
         else
             cases_before=$cases_run
             run_list "$sanitize_list" "asan " "$asan_logdir"
-            pass_env=()
+            pass_args=()
             sort_log=$asan_logdir/sanitizer-reports.log
             if python3 tests/asan/sort-reports.py --root "$OMPI_QUEUE_ROOT" --tree "$overlay" \
                    --patched "$OMPI_QUEUE_BUILD/.patched-files" "$reports" "$asan_logdir" \
