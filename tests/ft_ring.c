@@ -62,9 +62,9 @@
  * reached it, so every start of that iteration meets a revoked
  * communicator; it must fail there.  On a stream, a token that fails as it
  * starts fails the stream, and the next enqueue is refused with
- * MPIX_ERR_STREAM_FAILED (over btl tcp a send on a revoked communicator
- * fails at once, and a survivor's send to the dead process too, without
- * "late")
+ * MPIX_ERR_STREAM_FAILED.  Over btl tcp that happens without "late" too:
+ * a send on a revoked communicator, or to the dead process, fails as it
+ * starts.
  */
 
 #include <signal.h>
