@@ -38,10 +38,14 @@
 #   QTEST_NETNS_CHANNELS=ofi  the same, except that the pairs across nodes
 #                        got match/ofi, none match/ucx (match ^ucx), and
 #                        UCX's endpoints are not checked.
-#   QTEST_NETNS_CHANNELS=declined  the same, except that the ucx channel must
-#                        have declined the pairs across nodes (under ULFM,
-#                        where UCX emulates its puts over TCP): they got the
-#                        pml channel, none got match/ucx.
+#   QTEST_NETNS_CHANNELS=declined  the same, except that the channel for the
+#                        pairs across nodes, ucx, must have declined them
+#                        (under ULFM, where UCX emulates its puts over TCP):
+#                        they got the pml channel, none got match/ucx.
+#   QTEST_NETNS_CHANNELS=ofideclined  the same for the ofi channel (match
+#                        ^ucx; under ULFM unless match_ofi_ulfm=1): the pairs
+#                        across nodes got the pml channel, none match/ofi or
+#                        match/ucx, and UCX's endpoints are not checked.
 #   QTEST_TIMEOUT        the test's own watchdog; mpirun gets 30 s more.
 # Prints "SKIP: <reason>" and exits 0 where it cannot run (not root, no
 # iproute2 or unshare, network namespaces or veth pairs refused).
@@ -212,6 +216,7 @@ awk -v ppn="$ppn" -v expect="$check" -v iface="$IF" -v node0="${nodes[0]}" -v no
         if ($0 ~ /stores into/) { stores++ } else { puts++ }
     }
     /match:ucx: UCX emulates puts to .* under ULFM/ { declined++ }
+    /match:ofi: request .*: not for this pair: ULFM is on/ { ofi_declined++ }
     /UCX  INFO +ep_cfg/ && $0 ~ ("rma[_a-z]*\\([^)]*tcp/" iface) { rma_tcp++ }
     END {
         printf "netns: matched pairs across nodes: ucx %d, ofi %d, pml %d, sm %d; on one node: sm %d, ucx %d, ofi %d, pml %d\n",
@@ -223,13 +228,17 @@ awk -v ppn="$ppn" -v expect="$check" -v iface="$IF" -v node0="${nodes[0]}" -v no
             if (0 < across["ucx"]) { bad = bad "\n  a pair across nodes got the ucx channel" }
             if (0 == across["pml"]) { bad = bad "\n  no pair across nodes got the pml channel" }
             if (0 == declined) { bad = bad "\n  the ucx channel never said it declined" }
+        } else if ("ofideclined" == expect) {
+            if (0 < across["ucx"] || 0 < across["ofi"]) { bad = bad "\n  a pair across nodes got the ucx or ofi channel" }
+            if (0 == across["pml"]) { bad = bad "\n  no pair across nodes got the pml channel" }
+            if (0 == ofi_declined) { bad = bad "\n  the ofi channel never said it declined" }
         } else if ("ofi" == expect) {
             if (0 < across["ucx"]) { bad = bad "\n  a pair across nodes got the ucx channel" }
             if (0 == across["ofi"]) { bad = bad "\n  no pair across nodes got the ofi channel" }
         } else if (0 == across["ucx"]) { bad = bad "\n  no pair across nodes got the ucx channel" }
         if (1 < ppn && 0 == within["sm"]) { bad = bad "\n  no pair on one node got the sm channel" }
         if (0 < stores) { bad = bad "\n  the ucx channel mapped the peer memory: UCX saw shared memory" }
-        if ("ofi" != expect && 0 == rma_tcp) { bad = bad "\n  no UCX endpoint with RMA over tcp/" iface }
+        if ("ofi" != expect && "ofideclined" != expect && 0 == rma_tcp) { bad = bad "\n  no UCX endpoint with RMA over tcp/" iface }
         if ("" != bad) { print "netns: FAIL: channel choice:" bad; exit 1 }
         print "netns: channel choice as expected"
     }' "$tmp"/out/rank.*

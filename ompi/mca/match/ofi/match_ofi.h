@@ -109,6 +109,7 @@ typedef struct mca_match_ofi_component_t {
     unsigned int inject_limit; /**< messages up to this many bytes are injected */
     unsigned int ring_entries; /**< entries of a receive ring, 0: every message granted */
     bool same_node;            /**< also serve peers of this node (else leave them to sm) */
+    bool ulfm;                 /**< serve pairs under ULFM too (else leave them to the PML) */
     char *provider_include;    /**< comma list of providers, empty: Open MPI's lists */
     bool triggered;            /**< arm queued sends as triggered writes where possible */
     unsigned long long triggered_starts; /**< starts that set off an armed write (pvar) */

@@ -41,6 +41,7 @@
 #include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/match/ofi/match_ofi.h"
 #include "ompi/proc/proc.h"
+#include "ompi/runtime/params.h"
 
 /* the tail: two lengths, then the pieces (endpoint name, provider name) */
 #define MATCH_OFI_TAIL_PIECES 2
@@ -102,6 +103,13 @@ static const char *match_ofi_declines(const mca_match_request_t *request,
     if (mca_match_base_on_device(request->mr_desc.buf)) {
         return "device memory";
     }
+#if OPAL_ENABLE_FT_MPI
+    /* a provider's progress after a peer died is not ours to make safe:
+     * the PML channel reports the failure without it */
+    if (ompi_ftmpi_enabled && !mca_match_ofi_component.ulfm) {
+        return "ULFM is on (match_ofi_ulfm=0)";
+    }
+#endif
     return NULL;
 }
 

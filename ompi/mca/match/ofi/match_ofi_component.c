@@ -170,6 +170,15 @@ static int match_ofi_register(void)
                                            "(default: leave them to sm, ucx or the PML)",
                                            MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
                                            MCA_BASE_VAR_SCOPE_READONLY, &c->same_node);
+    c->ulfm = false;
+    (void) mca_base_component_var_register(v, "ulfm",
+                                           "Also serve pairs when ULFM is on (mpirun --with-ft "
+                                           "ulfm); default: leave them to the PML channel, since "
+                                           "libfabric 1.17's tcp provider ended a survivor with a "
+                                           "segmentation fault inside fi_cq_read after a peer "
+                                           "died (docs/fault-tolerance.md)",
+                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                           MCA_BASE_VAR_SCOPE_READONLY, &c->ulfm);
     c->provider_include = NULL;
     (void) mca_base_component_var_register(v, "provider_include",
                                            "Comma-separated libfabric providers the channel may "
