@@ -100,7 +100,6 @@ typedef struct {
     MPI_Status statuses[4];
     MPI_Queue queue;
     MPIX_Stream stream;
-    int stream_refused; /* an enqueue was refused: the stream had failed */
     int sl[NLARGE], sr[NLARGE], rl[NLARGE], rr[NLARGE];
 } ring_t;
 
@@ -192,7 +191,7 @@ static int ring_setup(ring_t *r, int kind, int n, MPI_Comm comm, int victim_dies
  * (0-based, in enqueue order: this iteration's are 2 * iter and after) */
 static int stream_iteration(ring_t *r, int iter, MPIX_Token t[2])
 {
-    int cls, errcode = MPI_SUCCESS;
+    int cls, errcode = MPI_SUCCESS, refused = 0;
     MPI_Count position = -1;
 
     for (int i = 0; i < 2; ++i) {
@@ -214,7 +213,7 @@ static int stream_iteration(ring_t *r, int iter, MPIX_Token t[2])
                 QT_OK(MPIX_Token_free(&t[k]));
             }
         }
-        r->stream_refused = 1;
+        refused = 1;
         if (NULL != getenv("QTEST_VERBOSE")) {
             fprintf(stderr, "[rank %d] iteration %d: the stream failed, token %d refused\n",
                     qt_rank, iter, i);
@@ -232,7 +231,7 @@ static int stream_iteration(ring_t *r, int iter, MPIX_Token t[2])
                  "iteration %d: the sync returned class %d, MPIX_Stream_get_error class %d at %lld",
                  iter, cls, error_class(errcode), (long long) position);
     }
-    QT_CHECK(!r->stream_refused || MPI_SUCCESS != cls,
+    QT_CHECK(!refused || MPI_SUCCESS != cls,
              "iteration %d: an enqueue was refused, the sync succeeded", iter);
     return cls;
 }
