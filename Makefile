@@ -13,6 +13,10 @@
 #   make check    build if needed, then run every test, and some again with
 #                 our C files built with AddressSanitizer and UBSan
 #                 ("N passed, N failed")
+#   make check-quick  one launch of every test program (ob1, 2 ranks, the
+#                 default channel) and the quick script checks, for the
+#                 edit loop; tests/run-tests.sh --plan prints what make
+#                 check runs
 #   make check-mpich  MPICH's test subset on the installed fork (ob1; its
 #                 pt2pt/ and part/ cases again on pml cm over libfabric's
 #                 tcp); fails only on cases that pass on stock Open MPI
@@ -31,7 +35,7 @@ PREFIX ?= $(CURDIR)/install
 export PREFIX
 NP ?= 4
 
-.PHONY: all build demo demo-graphs check test check-mpich check-asan dist check-dist clean distclean
+.PHONY: all build demo demo-graphs check check-quick test check-mpich check-asan dist check-dist clean distclean
 
 all: build
 
@@ -46,6 +50,9 @@ demo-graphs: build
 
 check test:
 	bash tests/run-tests.sh
+
+check-quick:
+	bash tests/run-tests.sh --tier quick
 
 check-mpich:
 	bash tests/mpich/check-mpich.sh

@@ -7,269 +7,124 @@
 #
 # $HEADER$
 #
-# The test command: builds the fork if needed, then runs
-#   - the script checks tests/check_*.sh (repository and install checks),
-#   - every multi-rank test of tests/tests.list with the installed mpirun,
-#     over ob1 (shared memory; tcp where a line names ob1tcp), over UCX,
-#     where a line names cm over pml cm (mtl ofi, libfabric's tcp provider;
-#     cmsock: its sockets provider),
-#     and with ULFM (mpirun --with-ft ulfm) where a line names ulfm-ob1 or
-#     ulfm-ob1tcp,
-#     and, where a line names netns-ucx or netns-ob1tcp, across two "nodes"
-#     made of namespaces on this machine (tests/netns/run-netns.sh, root only),
-#   - the sanitizer pass: the cases of tests/asan/check.list again, with our
-#     C files built with AddressSanitizer and UBSan (docs/sanitizers.md),
-# and ends with the line "N passed, N failed" (exit 1 on any failure).
+# The test command: builds the fork if needed, expands the test lists into a
+# plan (tests/plan.py: the script checks tests/check_*.sh, then every case of
+# tests/tests.list, its transports and channels named in tests/recipes.list),
+# runs it (tests/run-plan.py: one verdict file per case), then the sanitizer
+# pass: the cases of tests/asan/check.list again, with our C files built with
+# AddressSanitizer and UBSan (docs/sanitizers.md).  Ends with the line
+# "N passed, N failed" counted from the verdict files (exit 1 on any failure).
 # Each case runs once: a case that failed once has failed.  A case that
 # cannot run here prints SKIP and is not counted as passed; a failure listed
 # in tests/known-stock-failures.txt is reported as a known stock failure and
 # is not counted as passed either.
 #
-# Usage: tests/run-tests.sh [NAME-FILTER [CASE-FILTER]]
-#   NAME-FILTER: a substring of the test names to run ("" for all);
-#   CASE-FILTER: a substring of the case line, e.g. "ucx," (the UCX PML),
-#   "cm," (pml cm over tcp), "cmsock," (over sockets),
-#   "chan-ucx" (the ucx match channel), "4 ranks"
+# Usage: tests/run-tests.sh [--plan] [--tier quick] [NAME-FILTER [CASE-FILTER]]
+#   --plan: print the plan (one case a line) and run nothing;
+#   --tier quick: only the cases of make check-quick (one launch of every
+#   program, ob1, 2 ranks, the default channel; no sanitizer pass);
+#   NAME-FILTER: a substring of the program names to run ("" for all);
+#   CASE-FILTER: a substring of the case's plan line, e.g. "ucx" (the UCX
+#   PML), "cm" (pml cm over tcp), "cmsock" (over sockets), "chan-ucx" (the
+#   ucx match channel), "4 ranks", "OMPI_MCA_match=pml"
 # Environment: OMPI_QUEUE_NO_BUILD=1 skips the build step; QTEST_VERBOSE=1
-# prints every step of every rank; OMPI_QUEUE_TEST_CM=0 skips the lines of
-# transports cm and cmsock; PREFIX, OMPI_QUEUE_BUILD (its
-# test-logs/) and QTEST_BINDIR (default tests/bin) run the list on another
-# install (tests/asan/check-asan.sh); OMPI_QUEUE_SANITIZE=0 leaves out the
-# sanitizer pass, OMPI_QUEUE_SANITIZE_LIST gives it another list.
+# prints every step of every rank; QTEST_JOBS (default 2): launches at a time
+# (tests/run-plan.py: never two of one program, serial cases alone);
+# OMPI_QUEUE_TEST_CM=0 skips the cases of transports cm and cmsock; PREFIX,
+# OMPI_QUEUE_BUILD (its test-logs/) and QTEST_BINDIR (default tests/bin) run
+# the plan on another install (tests/asan/check-asan.sh);
+# OMPI_QUEUE_SANITIZE=0 leaves out the sanitizer pass,
+# OMPI_QUEUE_SANITIZE_LIST gives it another list.
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
+show_plan=0
+tier=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --plan) show_plan=1; shift ;;
+    --tier) tier=$2; shift 2 ;;
+    *) break ;;
+    esac
+done
 filter=${1:-}
 case_filter=${2:-}
 cd "$OMPI_QUEUE_ROOT"
+
+GPU=no-gpu
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    GPU=gpu-cuda
+fi
+plan_of() {   # list label -> the plan on stdout
+    python3 tests/plan.py --list "$1" ${2:+--label "$2"} --gpu "$GPU" ${tier:+--tier "$tier"} \
+        ${3:+--scripts} "$filter" "$case_filter"
+}
+if [ "$show_plan" = 1 ]; then
+    plan_of tests/tests.list "" scripts
+    exit
+fi
 
 if [ "${OMPI_QUEUE_NO_BUILD:-0}" != "1" ]; then
     bash contrib/queue/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
 
-MPICC=$PREFIX/bin/mpicc
-MPIFORT=$PREFIX/bin/mpifort
 MPIRUN=$PREFIX/bin/mpirun
 [ -x "$MPIRUN" ] || { echo "no $MPIRUN: build first"; echo "0 passed, 1 failed"; exit 1; }
 if [ "$(id -u)" = "0" ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 export QTEST_TIMEOUT=${QTEST_TIMEOUT:-90}
-RUN_TIMEOUT=$((QTEST_TIMEOUT + 30))
+jobs=${QTEST_JOBS:-2}
 
-declare -A TRANSPORT=(
-    [ob1]="--mca pml ob1 --mca btl self,sm"
-    [ob1tcp]="--mca pml ob1 --mca btl self,tcp"
-    [ob1smcuda]="--mca pml ob1 --mca btl self,smcuda"
-    [ucx]="--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
-    [cm]="--mca pml cm --mca mtl ofi --mca opal_common_ofi_provider_include tcp"
-    [cmsock]="--mca pml cm --mca mtl ofi --mca opal_common_ofi_provider_include sockets"
-    [ulfm-ob1]="--with-ft ulfm --mca pml ob1 --mca btl self,sm"
-    [ulfm-ob1tcp]="--with-ft ulfm --mca pml ob1 --mca btl self,tcp"
-)
-
-GPU=no-gpu
-if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-    GPU=gpu-cuda
-fi
-
-passed=0
-failed=0
-skipped=0
-known=0
-
-# A failure of a case listed in tests/known-stock-failures.txt (test name,
-# transport, a pattern its log must show, the reason) is a failure of stock
-# Open MPI 5.0.7 that this fork cannot fix: it is reported as such, with its
-# reason, and counted neither as passed nor as failed.  Any other failure of
-# the same case counts as failed.
-known_stock_failure() {   # name transport log -> prints the reason, if listed
-    local n t pattern reason
-    while IFS='|' read -r n t pattern reason; do
-        [ -z "$n" ] || [[ "$n" == \#* ]] && continue
-        n=${n// /}; t=${t// /}
-        pattern=$(sed 's/^ *//; s/ *$//' <<< "$pattern")
-        if [ "$n" = "$1" ] && [ "$t" = "$2" ] && grep -qaE "$pattern" "$3"; then
-            sed 's/^ *//; s/ *$//' <<< "$reason"
-            return
-        fi
-    done < "$OMPI_QUEUE_ROOT/tests/known-stock-failures.txt"
-}
 logdir=$OMPI_QUEUE_BUILD/test-logs
 bindir=${QTEST_BINDIR:-$OMPI_QUEUE_ROOT/tests/bin}
-mkdir -p "$logdir" "$bindir"
+verdicts=$logdir/verdicts
+rm -rf "$verdicts"
+mkdir -p "$logdir" "$bindir" "$verdicts"
 
-report() {   # verdict name log
+verdict() {   # VERDICT id name log: one verdict file of the runner's kind
+    printf '%s\t%s\t%s\t-\n' "$1" "$3" "${4:--}" > "$verdicts/$2"
     case "$1" in
-    PASS) passed=$((passed + 1)); echo "PASS $2" ;;
-    SKIP) skipped=$((skipped + 1)); echo "SKIP $2" ;;
-    KNOWN) known=$((known + 1)); echo "KNOWN-STOCK-FAILURE $2"
-          [ -f "$3" ] && tail -n 8 "$3" | sed 's/^/    | /' ;;
-    *)    failed=$((failed + 1)); echo "FAIL $2"
-          [ -f "$3" ] && tail -n 25 "$3" | sed 's/^/    | /' ;;
+    PASS) echo "PASS $3" ;;
+    SKIP) echo "SKIP $3" ;;
+    *)    echo "FAIL $3"; [ -f "${4:-}" ] && tail -n 25 "$4" | sed 's/^/    | /' ;;
     esac
 }
 
-# 1. script checks
-for t in tests/check_*.sh; do
-    name=$(basename "$t" .sh)
-    [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
-    log=$logdir/$name.log
-    if timeout 600 bash "$t" > "$log" 2>&1; then
-        report PASS "$name" "$log"
-    elif grep -q '^SKIP' "$log"; then
-        report SKIP "$name ($(grep -m1 '^SKIP' "$log"))" "$log"
-    else
-        report FAIL "$name" "$log"
-    fi
-done
+# 1. the plan: the script checks and every case of tests/tests.list
+plan=$logdir/plan.tsv
+if ! plan_of tests/tests.list "" scripts > "$plan" 2> "$logdir/plan.log"; then
+    verdict FAIL plan "the plan of tests/tests.list" "$logdir/plan.log"
+else
+    python3 tests/run-plan.py run "$plan" "$verdicts" --logdir "$logdir" --bindir "$bindir" \
+        --jobs "$jobs"
+fi
 
-# A test is tests/NAME.c (mpicc), tests/NAME.f90 or tests/NAME.f (mpifort),
-# or both a C and a Fortran file (the C file compiled with mpicc, the
-# program linked by mpifort).  Rebuilt when a source or the compiler
-# wrapper is newer than the program.
-build_test() {   # name exe
-    local name=$1 exe=$2 csrc="" fsrc="" s
-    [ -f "tests/$name.c" ] && csrc=tests/$name.c
-    for s in "tests/$name.f90" "tests/$name.f"; do
-        [ -f "$s" ] && fsrc=$s
-    done
-    # a machine without a compiler (the GPU machine) runs what was built
-    # elsewhere (contrib/queue/device-bundle.sh)
-    [ -x "$exe" ] && [ "${OMPI_QUEUE_PREBUILT:-0}" = 1 ] && return 0
-    if [ -x "$exe" ]; then
-        local stale=0
-        for s in $csrc $fsrc tests/common/qtest.h "$MPICC" ${fsrc:+"$MPIFORT"}; do
-            [ "$s" -nt "$exe" ] && stale=1
-        done
-        [ "$stale" = 0 ] && return 0
-    fi
-    if [ -z "$fsrc" ]; then
-        "$MPICC" -Wall -Wextra -Werror -O2 -g -o "$exe" "$csrc"
-        return
-    fi
-    [ -x "$MPIFORT" ] || { echo "no $MPIFORT: the build has no Fortran bindings"; return 1; }
-    if [ -n "$csrc" ]; then
-        "$MPICC" -Wall -Wextra -Werror -O2 -g -c -o "$exe.c.o" "$csrc" || return 1
-    fi
-    # mpif.h code (.f) passes buffers of several types to one procedure
-    # with no interface, which gfortran >= 10 refuses unless told
-    local fflags=(-Wall -Werror)
-    [[ "$fsrc" == *.f ]] && fflags=(-Wall -fallow-argument-mismatch)
-    # the module files of a mixed test go beside its program
-    "$MPIFORT" "${fflags[@]}" -fimplicit-none -O2 -g -J "$bindir" -o "$exe" "$fsrc" \
-        ${csrc:+"$exe.c.o"}
-}
-
-# 2. multi-rank tests: every case of a list (tests/tests.list), named with
-# a label in front ("" or "asan ") and logged in a folder of its own
-pass_args=()   # mpirun's arguments for every case of the pass (stage 3)
-cases_run=0
-run_list() {   # list label logdir
-    local list=$1 label=$2 dir=$3
-    mkdir -p "$dir"
-    local name ranks transports args exe np tr w args_tag case_name case_timeout log rc reason
-    local -a run_env prog_args
-    while read -r name ranks transports args; do
-        [ -z "$name" ] || [[ "$name" == \#* ]] && continue
-        [ -n "$filter" ] && [[ "$name" != *$filter* ]] && continue
-        exe=$bindir/$name
-        if ! build_test "$name" "$exe" > "$logdir/$name.build.log" 2>&1; then
-            report FAIL "$name (compile)" "$logdir/$name.build.log"
-            continue
-        fi
-        args=${args//@GPU@/$GPU}
-        # "env:NAME=VALUE" words set the environment of the run (mpirun forwards
-        # OMPI_MCA_* to the ranks); the other words are the program's arguments
-        run_env=()
-        prog_args=()
-        for w in $args; do
-            case "$w" in
-            env:*) run_env+=("${w#env:}") ;;
-            *) prog_args+=("$w") ;;
-            esac
-        done
-        # a case may give itself a longer watchdog (env:QTEST_TIMEOUT=N)
-        case_timeout=$RUN_TIMEOUT
-        for w in "${run_env[@]}"; do
-            [[ "$w" == QTEST_TIMEOUT=* ]] && case_timeout=$((${w#QTEST_TIMEOUT=} + 30))
-        done
-        for np in ${ranks//,/ }; do
-            for tr in ${transports//,/ }; do
-                case_name="$label$name [$tr, $np ranks${args:+, $args}]"
-                [ -n "$case_filter" ] && [[ "$case_name" != *"$case_filter"* ]] && continue
-                if [[ "$tr" == cm* ]] && [ "${OMPI_QUEUE_TEST_CM:-1}" = 0 ]; then
-                    report SKIP "$case_name (SKIP: OMPI_QUEUE_TEST_CM=0)" ""
-                    continue
-                fi
-                args_tag=$(IFS=_; echo "${prog_args[*]}")
-                log=$dir/$name.$tr.$np.${args_tag:-default}.log
-                run_case() {
-                    if [[ "$tr" == netns-* ]]; then
-                        # across two "nodes" made of namespaces: the script sets
-                        # them up, runs mpirun with its own watchdog, and removes
-                        # them (or prints SKIP where it cannot)
-                        # shellcheck disable=SC2086
-                        env "${run_env[@]}" MPIRUN="$MPIRUN" \
-                            timeout -k 10 $((case_timeout + 30)) \
-                            bash tests/netns/run-netns.sh -n "$np" ${TRANSPORT[${tr#netns-}]} \
-                            "${pass_args[@]}" -- \
-                            "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
-                        return
-                    fi
-                    # shellcheck disable=SC2086
-                    env "${run_env[@]}" timeout -k 10 "$case_timeout" \
-                        "$MPIRUN" --oversubscribe -n "$np" ${TRANSPORT[$tr]} "${pass_args[@]}" \
-                        "$exe" "${prog_args[@]}" > "$1" 2>&1 < /dev/null
-                }
-                # one run: a case that failed once has failed
-                cases_run=$((cases_run + 1))
-                run_case "$log"
-                rc=$?
-                # prterun's help output can leave a NUL byte in front of the
-                # verdict line: read the log without NULs (grep reads it all: a
-                # grep -q that stops early makes tr fail on a long log, and the
-                # pipeline with it)
-                if [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -a '^OK:' > /dev/null; then
-                    report PASS "$case_name" "$log"
-                elif [ "$rc" = 0 ] && tr -d '\000' < "$log" | grep -a '^SKIP' > /dev/null; then
-                    report SKIP "$case_name ($(grep -m1 '^SKIP' "$log"))" "$log"
-                else
-                    [ "$rc" = 124 ] && echo "    | mpirun did not finish within ${case_timeout}s" >> "$log"
-                    reason=$(known_stock_failure "$name" "$tr" "$log")
-                    if [ -n "$reason" ]; then
-                        report KNOWN "$case_name (exit $rc): known stock 5.0.7 failure: $reason" "$log"
-                    else
-                        report FAIL "$case_name (exit $rc)" "$log"
-                    fi
-                fi
-            done
-        done
-    done < "$list"
-}
-run_list tests/tests.list "" "$logdir"
-
-# 3. the sanitizer pass: the cases of tests/asan/check.list again, with our
+# 2. the sanitizer pass: the cases of tests/asan/check.list again, with our
 # C files (the overlay and every file patches/ touches) built with
 # AddressSanitizer and UndefinedBehaviorSanitizer (tests/asan/build-overlay.sh,
 # docs/sanitizers.md), then every report sorted into ours and stock's: one of
 # ours fails the pass.  OMPI_QUEUE_SANITIZE=0 leaves it out; make check-asan,
 # which instruments all of Open MPI, runs the whole list instead.
 sanitize_list=${OMPI_QUEUE_SANITIZE_LIST:-tests/asan/check.list}
-sanitize_cases=$(grep -v '^#' "$sanitize_list" \
-                 | awk -v f="$filter" 'NF && (f == "" || index($1, f)) { n++ } END { print n + 0 }')
-if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$sanitize_cases" -gt 0 ]; then
+[ "$tier" = quick ] && OMPI_QUEUE_SANITIZE=0
+asan_plan=$logdir/plan-asan.tsv
+if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ]; then
+    plan_of "$sanitize_list" asan > "$asan_plan" 2> "$logdir/plan-asan.log" \
+        || verdict FAIL plan-asan "the plan of $sanitize_list" "$logdir/plan-asan.log"
+fi
+if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$(wc -l < "$asan_plan")" -gt 1 ]; then
     asan_logdir=$logdir/asan
     asan_build_log=$logdir/asan-overlay.build.log
     if [ "${OMPI_QUEUE_PREBUILT:-0}" = 1 ]; then
-        report SKIP "asan pass (SKIP: a prebuilt bundle has no build tree to instrument)" ""
+        verdict SKIP asan-pass "asan pass (SKIP: a prebuilt bundle has no build tree to instrument)"
     elif ! bash tests/asan/build-overlay.sh > "$asan_build_log" 2>&1; then
-        report FAIL "asan pass (build of the instrumented overlay)" "$asan_build_log"
+        verdict FAIL asan-pass "asan pass (build of the instrumented overlay)" "$asan_build_log"
     else
         overlay=$OMPI_QUEUE_BUILD/asan-overlay/$(basename "$OMPI_QUEUE_SRC")
         reports=$logdir/asan-reports
         rm -rf "$asan_logdir" "$reports"
-        mkdir -p "$reports"
+        mkdir -p "$reports" "$asan_logdir"
         # only the ranks (mpirun -x) load the instrumented libraries, with
         # the sanitizers' runtime first; mpirun, its daemons and the scripts
         # around them run as in the rest of make check.  A memory error ends
@@ -288,30 +143,26 @@ if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$sanitize_cases" -gt 0 ]; then
                  | sed -n 's/^[[:space:]]*libmpi\.so[^ ]* => \([^ ]*\).*/\1/p')
         if [ "$loaded" != "$overlay/ompi/.libs/libmpi.so.40" ]; then
             echo "ranks load libmpi from: $loaded" >> "$asan_build_log"
-            report FAIL "asan pass (ranks do not load the instrumented libmpi)" "$asan_build_log"
+            verdict FAIL asan-pass "asan pass (ranks do not load the instrumented libmpi)" "$asan_build_log"
         else
-            cases_before=$cases_run
-            run_list "$sanitize_list" "asan " "$asan_logdir"
-            pass_args=()
+            margs=()
+            for a in "${pass_args[@]}"; do
+                margs+=("--mpirun-arg=$a")
+            done
+            python3 tests/run-plan.py run "$asan_plan" "$verdicts" --logdir "$asan_logdir" \
+                --bindir "$bindir" --jobs "$jobs" "${margs[@]}"
             sort_log=$asan_logdir/sanitizer-reports.log
             if python3 tests/asan/sort-reports.py --root "$OMPI_QUEUE_ROOT" --tree "$overlay" \
                    --patched "$OMPI_QUEUE_BUILD/.patched-files" "$reports" "$asan_logdir" \
                    > "$sort_log" 2>&1; then
-                # a case filter that left no case of the pass leaves no verdict
-                if [ "$cases_run" -gt "$cases_before" ]; then
-                    report PASS "asan pass: no sanitizer report in our code ($(tail -n 1 "$sort_log"))" \
-                        "$sort_log"
-                fi
+                verdict PASS asan-pass "asan pass: no sanitizer report in our code ($(tail -n 1 "$sort_log"))"
             else
-                report FAIL "asan pass: sanitizer reports in our code" "$sort_log"
+                verdict FAIL asan-pass "asan pass: sanitizer reports in our code" "$sort_log"
             fi
         fi
     fi
 fi
 
 # skipped cases and known stock failures are neither passed nor failed; the
-# last line stays the summary
-[ "$skipped" -gt 0 ] && echo "$skipped skipped (not counted)"
-[ "$known" -gt 0 ] && echo "$known known stock 5.0.7 failure(s) (not counted as passed)"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+# last line is the summary of every verdict file
+python3 tests/run-plan.py summary "$verdicts"

@@ -19,6 +19,10 @@
  *       QT_CHECK_RC(MPI_Foo(...), MPI_ERR_ARG);
  *       return qt_finalize();           agree on the verdict, MPI_Finalize
  *   }
+ *
+ * A program that checks many independent behaviours in one launch runs
+ * each as a case (qt_case_begin/qt_case_end): its own watchdog, and its
+ * own verdict line for the runner (tests/run-plan.py).
  */
 
 #ifndef QTEST_H
@@ -39,6 +43,7 @@
 static int qt_rank = -1;
 static int qt_failures = 0;
 static const char *volatile qt_step = "start";
+static const char *volatile qt_case = NULL; /* the behaviour running, if any */
 
 #define QT_STEP(name)                                                       \
     do {                                                                    \
@@ -73,6 +78,23 @@ static const char *volatile qt_step = "start";
 
 #define QT_OK(call) QT_CHECK_RC(call, MPI_SUCCESS)
 
+/* The case running, on stdout, where the runner reads the cases' verdict
+ * lines: "CASE NAME: TIMEOUT" or "CASE NAME: CRASH" (async-signal-safe). */
+static inline void qt_case_signal_line(const char *what)
+{
+    char buf[320];
+    int len;
+
+    if (NULL == qt_case) {
+        return;
+    }
+    len = snprintf(buf, sizeof(buf), "CASE %s: %s (rank %d, step \"%s\")\n", qt_case, what,
+                   qt_rank, qt_step);
+    if (len > 0) {
+        (void) write(STDOUT_FILENO, buf, (size_t) len);
+    }
+}
+
 static inline void qt_watchdog(int sig)
 {
     char buf[256];
@@ -84,6 +106,7 @@ static inline void qt_watchdog(int sig)
     if (len > 0) {
         (void) write(STDERR_FILENO, buf, (size_t) len);
     }
+    qt_case_signal_line("TIMEOUT");
     _exit(124);
 }
 
@@ -109,6 +132,7 @@ static inline void qt_crash(int sig, siginfo_t *info, void *ctx)
     if (len > 0) {
         (void) write(STDERR_FILENO, buf, (size_t) len);
     }
+    qt_case_signal_line("CRASH");
     if ((qt_prev_segv.sa_flags & SA_SIGINFO) && NULL != qt_prev_segv.sa_sigaction) {
         qt_prev_segv.sa_sigaction(sig, info, ctx);
     } else if (SIG_DFL != qt_prev_segv.sa_handler && SIG_IGN != qt_prev_segv.sa_handler) {
@@ -188,6 +212,83 @@ static inline long qt_heap_kb(void)
 #else
     return -1;
 #endif
+}
+
+/* Whether the behaviour NAME is asked for: LIST is "all" or names
+ * separated by commas. */
+static inline int qt_case_wanted(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+
+    if (0 == strcmp(list, "all")) {
+        return 1;
+    }
+    for (const char *p = list; NULL != p; p = strchr(p, ',')) {
+        p += (',' == *p);
+        if (0 == strncmp(p, name, n) && (',' == p[n] || '\0' == p[n])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether every name of LIST is one of the program's NAMES; each unknown
+ * one gets a failed verdict line of its own. */
+static inline int qt_case_names_known(const char *list, const char *const *names, size_t count)
+{
+    int all_known = 1;
+
+    if (0 == strcmp(list, "all")) {
+        return 1;
+    }
+    for (const char *p = list; NULL != p && '\0' != *p; p = strchr(p, ',')) {
+        size_t len;
+        int known = 0;
+
+        p += (',' == *p);
+        len = strcspn(p, ",");
+        for (size_t i = 0; i < count && !known; ++i) {
+            known = strlen(names[i]) == len && 0 == strncmp(names[i], p, len);
+        }
+        if (!known) {
+            all_known = 0;
+            qt_failures++;
+            if (0 == qt_rank) {
+                printf("CASE %.*s: FAILED (the program has no case of that name)\n", (int) len, p);
+                fflush(stdout);
+            }
+        }
+    }
+    return all_known;
+}
+
+static int qt_case_failures_before;
+
+/* A behaviour begins: its own watchdog, and a START line that tells the
+ * runner which case a launch that ends here ended in. */
+static inline void qt_case_begin(const char *name)
+{
+    qt_case = name;
+    qt_case_failures_before = qt_failures;
+    qt_arm_watchdog();
+    QT_STEP(name);
+    if (0 == qt_rank) {
+        printf("CASE %s: START\n", name);
+        fflush(stdout);
+    }
+}
+
+/* The behaviour ends: all ranks agree on its verdict, rank 0 prints it. */
+static inline void qt_case_end(void)
+{
+    int mine = qt_failures - qt_case_failures_before, total = 0;
+
+    MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (0 == qt_rank) {
+        printf("CASE %s: %s\n", qt_case, 0 == total ? "OK" : "FAILED");
+        fflush(stdout);
+    }
+    qt_case = NULL;
 }
 
 /* All ranks agree on the verdict; rank 0 prints it. */

@@ -22,6 +22,8 @@
 # failures) gets MPICH_TEST_KNOWN_TIMEOUT seconds only, since it cannot
 # count against the install either way.
 # RESULTS.times gets "NAME NP SECONDS VERDICT" for each case.
+# Cases run MPICH_TEST_JOBS (default 2) at a time; each is a session of its
+# own, and whatever a case leaves running is ended with it.
 # Environment: MPICH_TEST_TIMEOUT (seconds per run, default 180: the slowest
 # passing case takes 18 s on a quiet machine and 3-4 times that on a loaded
 # one, which must not turn it into a failure),
@@ -79,28 +81,43 @@ known_as() {   # name np -> the verdict MPICH_TEST_KNOWN lists, or nothing
 }
 
 run_case() {   # log seconds np dir prog env args
-    local log=$1 limit=$2 np=$3 dir=$4 prog=$5 env=$6 args=$7
+    local log=$1 limit=$2 np=$3 dir=$4 prog=$5 env=$6 args=$7 pid rc
     [ "$env" = - ] && env=""
     [ "$args" = - ] && args=""
     if [ ! -x "$obj/$dir/$prog" ]; then
         echo "$obj/$dir/$prog was not built (see $obj/make.log)" > "$log"
         return 1
     fi
+    # a session of its own (setsid in a background job does not fork: the
+    # session's id is the job's pid), so that ranks a killed mpirun left
+    # behind, which would slow every later case, end with it
     # shellcheck disable=SC2086
-    (cd "$obj/$dir" && env $env timeout -k 5 "$limit" "$prefix/bin/mpirun" --oversubscribe \
-        -n "$np" $transport ./"$prog" $args) > "$log" 2>&1 < /dev/null
-    local rc=$? p
-    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-        # ranks left behind by a killed mpirun would slow every later case
-        for p in $(pgrep -x "${prog:0:15}"); do
-            [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$obj/$dir/$prog" ] && kill -9 "$p" 2>/dev/null
-        done
-    fi
+    (cd "$obj/$dir" && exec setsid env $env timeout -k 5 "$limit" "$prefix/bin/mpirun" \
+        --oversubscribe -n "$np" $transport ./"$prog" $args) > "$log" 2>&1 < /dev/null &
+    pid=$!
+    wait "$pid"
+    rc=$?
+    pkill -9 -s "$pid" 2> /dev/null
     return "$rc"
 }
 
-passed=0
-failed=0
+one_case() {   # n name np dir prog env args: runs it, records its verdict
+    local n=$1 name=$2 np=$3 log was limit t v
+    shift 3
+    log=$logdir/$(printf '%03d' "$n")-$(printf '%s' "$name" | tr -c 'A-Za-z0-9_.=+-' '_' | cut -c1-100).$np.log
+    was=$(known_as "$name" "$np")
+    limit=$timeout_s
+    [ "$was" = TIMEOUT ] && limit=$known_timeout_s
+    t=$SECONDS
+    run_case "$log" "$limit" "$np" "$@"
+    v=$(verdict_of $? "$log")
+    # one short line a write: lines of cases ending together stay whole
+    echo "$name $np $v" >> "$results"
+    echo "$name $np $((SECONDS - t)) $v" >> "$results.times"
+    [ "$v" = PASS ] || echo "$v $name $np (${was:+fails on stock too; }log: $log)"
+}
+
+jobs=${MPICH_TEST_JOBS:-2}
 skipped=0
 n=0
 t1=$SECONDS
@@ -116,21 +133,14 @@ while IFS=$'\t' read -r kind name np dir prog env args; do
         continue
     fi
     n=$((n + 1))
-    log=$logdir/$(printf '%03d' "$n")-$(printf '%s' "$name" | tr -c 'A-Za-z0-9_.=+-' '_' | cut -c1-100).$np.log
-    was=$(known_as "$name" "$np")
-    limit=$timeout_s
-    [ "$was" = TIMEOUT ] && limit=$known_timeout_s
-    t=$SECONDS
-    run_case "$log" "$limit" "$np" "$dir" "$prog" "$env" "$args"
-    v=$(verdict_of $? "$log")
-    echo "$name $np $v" >> "$results"
-    echo "$name $np $((SECONDS - t)) $v" >> "$results.times"
-    case "$v" in
-    PASS) passed=$((passed + 1)) ;;
-    *)    failed=$((failed + 1))
-          echo "$v $name $np (${was:+fails on stock too; }log: $log)" ;;
-    esac
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+        wait -n
+    done
+    one_case "$n" "$name" "$np" "$dir" "$prog" "$env" "$args" &
 done < <(bash "$OMPI_QUEUE_ROOT/tests/mpich/list-cases.sh" "$obj" "$src")
+wait
+passed=$(grep -c ' PASS$' "$results")
+failed=$(grep -vc ' PASS$' "$results")
 
 echo "mpich subset against $prefix ($transport): build ${build_s}s, run $((SECONDS - t1))s, $skipped skipped (not counted)"
 echo "$passed passed, $failed failed"
