@@ -26,8 +26,8 @@ neither passed nor failed).
 --jobs N runs up to N launches at a time: never two of one program, and a
 serial case (plan column "serial") alone.
 
-summary: counts the verdict files and ends with "N passed, N failed"
-(exit 1 on any failure).
+summary: counts the verdict files, and as failed each case of a --plan that
+has none, and ends with "N passed, N failed" (exit 1 on any failure).
 
 Environment: PREFIX (the install), QTEST_TIMEOUT (the programs' watchdog,
 default 90 s; the runner allows 30 s more), OMPI_QUEUE_TEST_CM=0 (cases on
@@ -388,12 +388,19 @@ class Runner:
             t.join()
 
 
-def summary(verdict_dir, label):
+def summary(verdict_dir, label, plans):
     counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0, 'KNOWN': 0}
-    for f in sorted(os.listdir(verdict_dir)) if os.path.isdir(verdict_dir) else []:
+    have = set(os.listdir(verdict_dir)) if os.path.isdir(verdict_dir) else set()
+    for f in sorted(have):
         with open(os.path.join(verdict_dir, f)) as fh:
             v = fh.read().split('\t', 1)[0].strip()
         counts[v if v in counts else 'FAIL'] += 1
+    # a case of a plan that left no verdict has not passed
+    for p in plans or []:
+        for c in read_plan(p):
+            if c['id'] not in have:
+                counts['FAIL'] += 1
+                print('FAIL %s (no verdict: the run ended before it)' % c['name'])
     if counts['SKIP']:
         print('%d skipped (not counted)' % counts['SKIP'])
     if counts['KNOWN']:
@@ -415,9 +422,10 @@ def main():
     s = sub.add_parser('summary')
     s.add_argument('verdicts')
     s.add_argument('--label', default='')
+    s.add_argument('--plan', action='append', help='a plan whose every case must have a verdict')
     a = ap.parse_args()
     if a.cmd == 'summary':
-        return summary(a.verdicts, a.label)
+        return summary(a.verdicts, a.label, a.plan)
     Runner(a).run(read_plan(a.plan))
     return 0
 

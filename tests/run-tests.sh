@@ -32,7 +32,9 @@
 # (tests/run-plan.py: never two of one program, serial cases alone);
 # OMPI_QUEUE_TEST_CM=0 skips the cases of transports cm and cmsock; PREFIX,
 # OMPI_QUEUE_BUILD (its test-logs/) and QTEST_BINDIR (default tests/bin) run
-# the plan on another install (tests/asan/check-asan.sh);
+# the plan on another install (tests/asan/check-asan.sh); QTEST_LOGDIR
+# (default $OMPI_QUEUE_BUILD/test-logs): the logs, the plans and the verdict
+# files (a run inside a case of make check needs its own);
 # OMPI_QUEUE_SANITIZE=0 leaves out the sanitizer pass,
 # OMPI_QUEUE_SANITIZE_LIST gives it another list.
 
@@ -76,7 +78,7 @@ fi
 export QTEST_TIMEOUT=${QTEST_TIMEOUT:-90}
 jobs=${QTEST_JOBS:-2}
 
-logdir=$OMPI_QUEUE_BUILD/test-logs
+logdir=${QTEST_LOGDIR:-$OMPI_QUEUE_BUILD/test-logs}
 bindir=${QTEST_BINDIR:-$OMPI_QUEUE_ROOT/tests/bin}
 verdicts=$logdir/verdicts
 rm -rf "$verdicts"
@@ -149,6 +151,7 @@ if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$(wc -l < "$asan_plan")" -gt 1 ]; 
             for a in "${pass_args[@]}"; do
                 margs+=("--mpirun-arg=$a")
             done
+            asan_ran=1
             python3 tests/run-plan.py run "$asan_plan" "$verdicts" --logdir "$asan_logdir" \
                 --bindir "$bindir" --jobs "$jobs" "${margs[@]}"
             sort_log=$asan_logdir/sanitizer-reports.log
@@ -165,4 +168,7 @@ fi
 
 # skipped cases and known stock failures are neither passed nor failed; the
 # last line is the summary of every verdict file
-python3 tests/run-plan.py summary "$verdicts"
+summary_plans=()
+[ -s "$plan" ] && summary_plans+=(--plan "$plan")
+[ "${asan_ran:-0}" = 1 ] && summary_plans+=(--plan "$asan_plan")
+python3 tests/run-plan.py summary "$verdicts" "${summary_plans[@]}"

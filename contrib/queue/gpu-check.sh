@@ -68,7 +68,9 @@ fi
 # emulated ones; emulated, only those
 for t in queue_cuda graphs_cuda; do
     log=$out/logs/$t.log
-    bash tests/run-tests.sh "$t" > "$log" 2>&1
+    # its own logs and verdicts: make check runs this script as one of its
+    # cases, and must keep its own
+    QTEST_LOGDIR=$out/logs/$t bash tests/run-tests.sh "$t" > "$log" 2>&1
     while read -r verdict rest; do
         case "$rest" in
         *gpu-cuda*|*no-gpu*)
