@@ -39,12 +39,12 @@ mapfile -t series < <(ompi_queue_patches)
 stray=$(find patches -name '*.patch' | LC_ALL=C sort \
     | LC_ALL=C comm -23 - <(printf '%s\n' "${series[@]}" | LC_ALL=C sort))
 if [ -n "$stray" ]; then
-    echo "patches outside patches/{${OMPI_QUEUE_PATCH_PARTS// /,}}/, never applied: $(echo $stray)"
+    echo "patches outside patches/{${OMPI_QUEUE_PATCH_PARTS// /,}}/, never applied: $(tr "\n" " " <<< "$stray")"
     status=1
 fi
 dups=$(printf '%s\n' "${series[@]}" | sed 's|.*/\([0-9]*\)-.*|\1|' | LC_ALL=C sort | uniq -d)
 if [ -n "$dups" ]; then
-    echo "patch numbers used twice: $(echo $dups)"
+    echo "patch numbers used twice: $(tr "\n" " " <<< "$dups")"
     status=1
 fi
 
