@@ -9,7 +9,10 @@
 #
 # The repository carries only our own files: no overlay file is an Open MPI
 # file, every patch starts with a header saying what and why, and the
-# series applies to the pristine release exactly (no fuzz, no offset).
+# series applies to the pristine release exactly (no fuzz, no offset), in
+# the order of ompi_queue_patches (common.sh): every patch under patches/
+# is in one of its parts, and no two share a number (docs and headers name
+# a patch by its number alone).
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
@@ -32,7 +35,20 @@ for d in $OMPI_QUEUE_OVERLAY_DIRS; do
     done < <(find "$d" -type f)
 done
 
-for p in patches/*.patch; do
+mapfile -t series < <(ompi_queue_patches)
+stray=$(find patches -name '*.patch' | LC_ALL=C sort \
+    | LC_ALL=C comm -23 - <(printf '%s\n' "${series[@]}" | LC_ALL=C sort))
+if [ -n "$stray" ]; then
+    echo "patches outside patches/{${OMPI_QUEUE_PATCH_PARTS// /,}}/, never applied: $(tr "\n" " " <<< "$stray")"
+    status=1
+fi
+dups=$(printf '%s\n' "${series[@]}" | sed 's|.*/\([0-9]*\)-.*|\1|' | LC_ALL=C sort | uniq -d)
+if [ -n "$dups" ]; then
+    echo "patch numbers used twice: $(tr "\n" " " <<< "$dups")"
+    status=1
+fi
+
+for p in "${series[@]}"; do
     first=$(head -n1 "$p")
     case "$first" in
     diff*|---*|"") echo "$p: no header before the diff"; status=1 ;;

@@ -15,15 +15,15 @@
 #    header says "Every build", i.e. a fix of a stock defect meant for
 #    every program; the fork's features reach the send and receive paths
 #    through the bindings, not by editing the PMLs.
-# Usage: tests/check_patch_scope.sh [PATCH...]   (default: patches/*.patch)
+# Usage: tests/check_patch_scope.sh [PATCH...]   (default: the whole series)
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
 cd "$OMPI_QUEUE_ROOT"
 
 status=0
-[ $# -gt 0 ] || set -- patches/*.patch
-for p in "$@"; do
+if [ $# -gt 0 ]; then args=("$@"); else mapfile -t args < <(ompi_queue_patches); fi
+for p in "${args[@]}"; do
     removed=$(grep -nE '^-[^-].*(ompi_request_empty_send|mca_pml_cancel_send_callback|WARN_DEP_CANCEL_SEND)' "$p" || true)
     if [ -n "$removed" ]; then
         echo "$p removes upstream's send-cancel deprecation code:"

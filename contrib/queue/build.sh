@@ -7,10 +7,12 @@
 #
 # $HEADER$
 #
-# Builds and installs the fork: pristine Open MPI 5.0.7 + our files + patches/.
+# Builds and installs the fork: pristine Open MPI 5.0.7 + our files + the patch
+# series (patches/fixes/, then patches/hooks/: ompi_queue_patches in common.sh).
 #
 # Incremental: each step runs only when its inputs changed.
-#   unpack + patch   tarball or patches/ changed (the tree is made anew)
+#   unpack + patch   tarball changed (the tree is made anew)
+#   re-patch         the series changed (a patch, its name or its place)
 #   overlay          copies only files whose content changed
 #   autogen.pl       an m4 file changed, or a file was added or removed
 #   configure        after autogen, or when the configure options changed
@@ -32,19 +34,23 @@ mkdir -p "$OMPI_QUEUE_BUILD"
 cd "$OMPI_QUEUE_ROOT"
 
 # 1. pristine tree + patch series
+mapfile -t series < <(ompi_queue_patches)
+[ "${#series[@]}" -gt 0 ] || die "no patches under patches/"
 patched_files() {   # the tree paths a set of patches touch
     sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$@" | LC_ALL=C sort -u
 }
 apply_patches() {
-    for p in patches/*.patch; do
+    local p
+    for p in "${series[@]}"; do
         patch -d "$OMPI_QUEUE_SRC" -p1 -s --no-backup-if-mismatch < "$p" || die "patch $p does not apply"
     done
-    patched_files patches/*.patch > "$OMPI_QUEUE_BUILD/.patched-files"
+    patched_files "${series[@]}" > "$OMPI_QUEUE_BUILD/.patched-files"
 }
 tar_hash=$(sha256sum "$tarball" | cut -d' ' -f1)
-patch_hash=$( (echo "$tar_hash"; cat patches/*.patch) | hash_of)
+# the names too: the same patches in another order make another tree
+patch_hash=$( (echo "$tar_hash"; for p in "${series[@]}"; do echo "$p"; cat "$p"; done) | hash_of)
 if [ ! -d "$OMPI_QUEUE_SRC" ] || ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-tarball" "$tar_hash"; then
-    log "unpacking $(basename "$tarball") and applying patches/"
+    log "unpacking $(basename "$tarball") and applying the patch series"
     rm -rf "$OMPI_QUEUE_SRC" "$OMPI_QUEUE_BUILD"/.stamp-* "$OMPI_QUEUE_BUILD/.overlay-files"
     tar -C "$OMPI_QUEUE_BUILD" -xf "$tarball"
     apply_patches
@@ -55,9 +61,9 @@ elif ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-tree" "$patch_hash"; then
     # or the new series touches, apply the new series, and keep the old
     # timestamp of each file whose content came out the same, so that make
     # rebuilds only what the change affects.
-    log "patch series changed: re-applying patches/"
+    log "patch series changed: re-applying it"
     keep=$(mktemp -d)
-    files=$(cat "$OMPI_QUEUE_BUILD/.patched-files" 2>/dev/null; patched_files patches/*.patch)
+    files=$(cat "$OMPI_QUEUE_BUILD/.patched-files" 2>/dev/null; patched_files "${series[@]}")
     files=$(printf '%s\n' $files | LC_ALL=C sort -u)
     for f in $files; do
         if [ -f "$OMPI_QUEUE_SRC/$f" ]; then

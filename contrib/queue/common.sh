@@ -22,6 +22,24 @@ PREFIX=${PREFIX:-$OMPI_QUEUE_ROOT/install}
 # Our files that go into the Open MPI tree, at the same paths.
 OMPI_QUEUE_OVERLAY_DIRS="config ompi opal"
 
+# The patch series, in two parts applied in this order: fixes of stock
+# defects that every build gets (patches/fixes/, written against the
+# pristine release so that each can go upstream on its own), then the
+# hooks the features need (patches/hooks/, written on top of the fixes).
+OMPI_QUEUE_PATCH_PARTS="fixes hooks"
+
+# The series in the order it applies, one path a line, relative to
+# $OMPI_QUEUE_ROOT; with arguments, only those parts (e.g. "fixes").
+# Every script that applies or reads the series takes it from here, so the
+# order is written once.
+ompi_queue_patches() {
+    local part
+    for part in ${*:-$OMPI_QUEUE_PATCH_PARTS}; do
+        (cd "$OMPI_QUEUE_ROOT" && shopt -s nullglob && printf '%s\n' patches/"$part"/[0-9]*.patch) \
+            | LC_ALL=C sort
+    done
+}
+
 # The fork's own version (X.Y.Z), from the one file that keeps it.
 ompi_queue_version() {
     local v

@@ -9,8 +9,8 @@
 #
 # Makes the release tarball dist/openmpi-5.0.7-queue-X.Y.Z.tar.bz2 and its
 # .sha256 (X.Y.Z: config/ompi_queue_version.m4): the pristine release with
-# patches/ applied, our files laid over it and autogen.pl already run, so
-# that a site builds it as it builds a stock release:
+# the patch series applied, our files laid over it and autogen.pl already
+# run, so that a site builds it as it builds a stock release:
 #   ./configure --with-queue [site options] && make install
 # (without --with-queue it builds stock behaviour).
 #
@@ -50,15 +50,15 @@ fi
 bash contrib/queue/install-deps.sh
 tarball=$(bash contrib/queue/fetch-upstream.sh)
 
-log "making $name from $(basename "$tarball"), patches/ and our files"
+log "making $name from $(basename "$tarball"), the patch series and our files"
 rm -rf "$stage"
 mkdir -p "$stage" "$distdir"
 tar -C "$stage" -xf "$tarball"
 mv "$stage/openmpi-$OMPI_VERSION" "$stage/$name"
 src=$stage/$name
-for p in patches/*.patch; do
+while read -r p; do
     patch -d "$src" -p1 -s --no-backup-if-mismatch < "$p" || die "patch $p does not apply"
-done
+done < <(ompi_queue_patches)
 for d in $OMPI_QUEUE_OVERLAY_DIRS; do
     [ -d "$d" ] || continue
     find "$d" -type f | while read -r f; do
