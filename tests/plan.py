@@ -247,7 +247,8 @@ def script_cases():
 # the script checks of make check-quick: those that read the repository or
 # the install, not those that build or run many jobs of their own
 QUICK_SCRIPTS = ('check_asan_list', 'check_bindings', 'check_headers', 'check_man_pages',
-                 'check_ompi_info', 'check_overlay', 'check_patch_scope', 'check_plan')
+                 'check_ompi_info', 'check_overlay', 'check_patch_scope', 'check_plan',
+                 'check_runner', 'check_upstream_status')
 
 # transports in the order make check-quick prefers them
 QUICK_TRANSPORTS = ('ob1', 'ulfm-ob1', 'ob1tcp', 'ucx', 'cm', 'cmsock', 'ulfm-ob1tcp')
