@@ -34,7 +34,7 @@ and "full" for the others; serial is 1 for a case that runs alone (the
 netns launcher, ULFM, a recipe marked serial, the script checks).
 
 Usage: plan.py [--list FILE] [--label L] [--scripts] [--tier quick]
-               [NAME-FILTER [CASE-FILTER]]
+               [--names | --count] [NAME-FILTER [CASE-FILTER]]
 NAME-FILTER: a substring of the program's name; CASE-FILTER: a substring
 of the case's plan line (its name, transport, channel, environment).
 """
@@ -328,6 +328,7 @@ def main():
     ap.add_argument('--tier', choices=('quick', 'full'))
     ap.add_argument('--gpu', default='no-gpu', help='what @GPU@ stands for')
     ap.add_argument('--names', action='store_true', help='print only the case names')
+    ap.add_argument('--count', action='store_true', help='print only how many cases, of what')
     ap.add_argument('name_filter', nargs='?', default='')
     ap.add_argument('case_filter', nargs='?', default='')
     a = ap.parse_args()
@@ -342,6 +343,16 @@ def main():
     if a.names:
         for c in cases:
             print(c['name'])
+        return 0
+    if a.count:
+        mpi = [c for c in cases if c['kind'] == 'mpi']
+        by = {}
+        for c in mpi:
+            by[c['transport']] = by.get(c['transport'], 0) + 1
+        print('%s%d cases: %d script checks, %d cases of %d programs in %d launches (%s)' % (
+            label, len(cases), len(cases) - len(mpi), len(mpi), len({c['program'] for c in mpi}),
+            len({c['launch'] for c in mpi}),
+            ', '.join('%s %d' % (t, n) for t, n in sorted(by.items(), key=lambda x: -x[1]))))
         return 0
     print('\t'.join(COLUMNS))
     for c in cases:

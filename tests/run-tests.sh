@@ -19,8 +19,9 @@
 # in tests/known-stock-failures.txt is reported as a known stock failure and
 # is not counted as passed either.
 #
-# Usage: tests/run-tests.sh [--plan] [--tier quick] [NAME-FILTER [CASE-FILTER]]
-#   --plan: print the plan (one case a line) and run nothing;
+# Usage: tests/run-tests.sh [--plan | --count] [--tier quick] [NAME-FILTER [CASE-FILTER]]
+#   --plan: print the plan (one case a line) and run nothing; --count: say
+#   how many cases, of what;
 #   --tier quick: only the cases of make check-quick (one launch of every
 #   program, ob1, 2 ranks, the default channel; no sanitizer pass);
 #   NAME-FILTER: a substring of the program names to run ("" for all);
@@ -45,6 +46,7 @@ tier=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --plan) show_plan=1; shift ;;
+    --count) show_plan=count; shift ;;
     --tier) tier=$2; shift 2 ;;
     *) break ;;
     esac
@@ -63,6 +65,14 @@ plan_of() {   # list label -> the plan on stdout
 }
 if [ "$show_plan" = 1 ]; then
     plan_of tests/tests.list "" scripts
+    exit
+elif [ "$show_plan" = count ]; then
+    python3 tests/plan.py --count --scripts --gpu "$GPU" ${tier:+--tier "$tier"} "$filter" "$case_filter"
+    if [ "$tier" != quick ]; then
+        python3 tests/plan.py --count --list tests/asan/check.list --label asan --gpu "$GPU" \
+            "$filter" "$case_filter"
+        echo "and the sanitizer pass's own verdict (its reports sorted)"
+    fi
     exit
 fi
 
