@@ -811,22 +811,26 @@ static void line_while(void)
     QT_OK(MPIX_Token_free(&t));
 }
 
+static const qt_case_t cases[] = {
+    QT_CASE(s5_snapshots),
+    QT_CASE(s6_refs),
+    QT_CASE(strings),
+    QT_CASE(s7_if_else),
+    QT_CASE(s8_while),
+    QT_CASE(s9_var_reduce),
+    QT_CASE(s26_goto),
+    QT_CASE(s28_runtime_args),
+    QT_CASE(var_args),
+    QT_CASE(uc1_while),
+    QT_CASE(line_while),
+};
+
 int main(int argc, char **argv)
 {
     pthread_mode = argc > 1 && 0 == strcmp(argv[1], "pthread");
     qt_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    s5_snapshots();
-    s6_refs();
-    strings();
-    s7_if_else();
-    s8_while();
-    s9_var_reduce();
-    s26_goto();
-    s28_runtime_args();
-    var_args();
-    uc1_while();
-    line_while();
+    qt_run_cases(qt_case_list(argc, argv), cases, sizeof(cases) / sizeof(cases[0]));
     return qt_finalize();
 }

@@ -467,6 +467,18 @@ static void collectives(void)
     QT_OK(MPIX_Token_free(&t));
 }
 
+static const qt_case_t cases[] = {
+    QT_CASE(s1_tokens),
+    QT_CASE(s20_requests),
+    QT_CASE(iexecute_done_at_once),
+    QT_CASE(execution_errors),
+    QT_CASE(s21_handles),
+    QT_CASE(locations),
+    QT_CASE(s17_strong_progress),
+    QT_CASE(s24_copy_mem),
+    QT_CASE(collectives),
+};
+
 int main(int argc, char **argv)
 {
     qt_init(&argc, &argv);
@@ -474,14 +486,6 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     pthread_mode = (argc > 1 && 0 == strcmp(argv[1], "pthread"));
 
-    s1_tokens();
-    s20_requests();
-    iexecute_done_at_once();
-    execution_errors();
-    s21_handles();
-    locations();
-    s17_strong_progress();
-    s24_copy_mem();
-    collectives();
+    qt_run_cases(qt_case_list(argc, argv), cases, sizeof(cases) / sizeof(cases[0]));
     return qt_finalize();
 }

@@ -322,6 +322,15 @@ static void p6_aliases(void)
     }
 }
 
+static const qt_case_t cases[] = {
+    QT_CASE(p1_ring),
+    QT_CASE(p2_stream_late_requests),
+    QT_CASE(p3_persistent_collective),
+    QT_CASE(p4_matched),
+    QT_CASE(p5_errors),
+    QT_CASE(p6_aliases),
+};
+
 int main(int argc, char **argv)
 {
     qt_init(&argc, &argv);
@@ -332,11 +341,6 @@ int main(int argc, char **argv)
     if (argc > 1 && 0 == strcmp(argv[1], "pthread")) {
         loc = MPIX_OFFLOAD_PTHREAD;
     }
-    p1_ring();
-    p2_stream_late_requests();
-    p3_persistent_collective();
-    p4_matched();
-    p5_errors();
-    p6_aliases();
+    qt_run_cases(qt_case_list(argc, argv), cases, sizeof(cases) / sizeof(cases[0]));
     return qt_finalize();
 }

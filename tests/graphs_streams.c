@@ -283,6 +283,15 @@ static void collectives_on_stream(void)
     QT_OK(MPIX_Stream_free(&s));
 }
 
+static const qt_case_t cases[] = {
+    QT_CASE(s12_fifo),
+    QT_CASE(s13_pause_isync),
+    QT_CASE(s14_errors),
+    QT_CASE(s15_p2p),
+    QT_CASE(s3_after_completion),
+    QT_CASE(collectives_on_stream),
+};
+
 int main(int argc, char **argv)
 {
     qt_init(&argc, &argv);
@@ -292,11 +301,6 @@ int main(int argc, char **argv)
         loc = MPIX_OFFLOAD_PTHREAD;
     }
 
-    s12_fifo();
-    s13_pause_isync();
-    s14_errors();
-    s15_p2p();
-    s3_after_completion();
-    collectives_on_stream();
+    qt_run_cases(qt_case_list(argc, argv), cases, sizeof(cases) / sizeof(cases[0]));
     return qt_finalize();
 }

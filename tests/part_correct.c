@@ -10,11 +10,11 @@
 
 /*
  * Correctness of MPI-4 partitioned communication, one behaviour per case
- * (argv[1]: the cases to run, separated by commas, or "all"), each with its
- * own verdict line, at 2 ranks: rank 0 sends, rank 1 receives unless a case
+ * ("cases=A,B,...": the cases to run; all without it), each with its own
+ * verdict line, at 2 ranks: rank 0 sends, rank 1 receives unless a case
  * says otherwise.
  *
- * With argv[2] "queued" the exchanges start and wait through a queue of
+ * With the argument "queued" the exchanges start and wait through a queue of
  * the default type (MPI_Enqueue_start, MPI_Enqueue_wait, MPI_Queue_fence)
  * instead of MPI_Start and MPI_Wait: an idle default queue starts the
  * request inside MPI_Enqueue_start, so MPI_Pready and MPI_Parrived follow
@@ -70,7 +70,7 @@
 
 static MPI_Comm ctl; /* a duplicate of MPI_COMM_WORLD for the cases' own messages */
 static int rank;
-static MPI_Queue queue = MPI_QUEUE_NULL; /* argv[2] "queued": exchanges go through it */
+static MPI_Queue queue = MPI_QUEUE_NULL; /* "queued": exchanges go through it */
 
 /* MPI_Start, or its enqueued form */
 static int part_start(MPI_Request *req)
@@ -801,11 +801,6 @@ static void case_errors_calls(void)
     side_free(buf);
 }
 
-struct test_case {
-    const char *name;
-    void (*fn)(void);
-};
-
 static void case_parts_more_recv(void)
 {
     case_parts(2, 32, 8, 8);
@@ -821,7 +816,7 @@ static void case_parts_unaligned(void)
     case_parts(3, 8, 4, 6);
 }
 
-static const struct test_case cases[] = {
+static const qt_case_t cases[] = {
     {"basic", case_basic},
     {"vector", case_vector},
     {"resized", case_resized},
@@ -846,13 +841,12 @@ static const struct test_case cases[] = {
 
 int main(int argc, char **argv)
 {
-    const char *names[sizeof(cases) / sizeof(cases[0])];
-    int size;
+    int size, queued = 0;
     const char *which;
 
     qt_init(&argc, &argv);
     qt_name_crashes();
-    which = argc > 1 ? argv[1] : "all";
+    which = qt_case_list(argc, argv);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (2 != size) {
@@ -864,21 +858,13 @@ int main(int argc, char **argv)
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &ctl);
     MPI_Comm_set_errhandler(ctl, MPI_ERRORS_RETURN);
-    if (argc > 2 && 0 == strcmp(argv[2], "queued")) {
+    for (int i = 1; i < argc; ++i) {
+        queued |= 0 == strcmp(argv[i], "queued");
+    }
+    if (queued) {
         QT_OK(MPI_Queue_init(&queue, MPI_QUEUE_TYPE_DEFAULT, NULL));
     }
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-        names[i] = cases[i].name;
-    }
-    (void) qt_case_names_known(which, names, sizeof(cases) / sizeof(cases[0]));
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-        if (qt_case_wanted(which, cases[i].name)) {
-            qt_case_begin(cases[i].name);
-            cases[i].fn();
-            MPI_Barrier(ctl);
-            qt_case_end();
-        }
-    }
+    qt_run_cases(which, cases, sizeof(cases) / sizeof(cases[0]));
     if (MPI_QUEUE_NULL != queue) {
         QT_OK(MPI_Queue_free(&queue));
     }

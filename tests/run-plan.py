@@ -180,7 +180,7 @@ class Runner:
         """The command line and environment of a launch."""
         exe = os.path.join(self.bindir, first['program'])
         words = [] if first['args'] == '-' else first['args'].split()
-        words = [','.join(behaviours) if w.startswith('{') else w for w in words]
+        words = ['cases=' + ','.join(behaviours) if w.startswith('{') else w for w in words]
         env = dict(os.environ)
         for kv in ([] if first['env'] == '-' else first['env'].split()):
             k, v = kv.split('=', 1)
@@ -262,7 +262,9 @@ class Runner:
             cmd, env = self.command(first, [c['behaviour'] for c in pending])
             rc = self.execute(cmd, env, log)
             text = read_log(log)
-            timed_out = rc in (124, 137)
+            # 124 is also what a rank's own watchdog exits with: the
+            # runner's limit ran out only if the launch took that long
+            timed_out = rc in (124, 137) and self.launch_time.seconds >= int(cmd[3])
             if timed_out:
                 with open(log, 'a') as f:
                     f.write('    | mpirun did not finish within its limit (%s s)\n' % cmd[3])

@@ -29,7 +29,7 @@
 #   PML), "cm" (pml cm over tcp), "cmsock" (over sockets), "chan-ucx" (the
 #   ucx match channel), "4 ranks", "OMPI_MCA_match=pml"
 # Environment: OMPI_QUEUE_NO_BUILD=1 skips the build step; QTEST_VERBOSE=1
-# prints every step of every rank; QTEST_JOBS (default 2): launches at a time
+# prints every step of every rank; QTEST_JOBS (default 1): launches at a time
 # (tests/run-plan.py: never two of one program, serial cases alone);
 # OMPI_QUEUE_TEST_CM=0 skips the cases of transports cm and cmsock; PREFIX,
 # OMPI_QUEUE_BUILD (its test-logs/) and QTEST_BINDIR (default tests/bin) run
@@ -86,7 +86,7 @@ if [ "$(id -u)" = "0" ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 export QTEST_TIMEOUT=${QTEST_TIMEOUT:-90}
-jobs=${QTEST_JOBS:-2}
+jobs=${QTEST_JOBS:-1}
 
 logdir=${QTEST_LOGDIR:-$OMPI_QUEUE_BUILD/test-logs}
 bindir=${QTEST_BINDIR:-$OMPI_QUEUE_ROOT/tests/bin}

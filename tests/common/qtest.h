@@ -291,6 +291,44 @@ static inline void qt_case_end(void)
     qt_case = NULL;
 }
 
+/* The behaviours a launch asks for: the argument "cases=A,B,..." that the
+ * runner puts in the place of a list line's {A,B,...}, or "all". */
+static inline const char *qt_case_list(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        if (0 == strncmp(argv[i], "cases=", 6)) {
+            return argv[i] + 6;
+        }
+    }
+    return "all";
+}
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} qt_case_t;
+
+#define QT_CASE(fn) { #fn, fn }
+
+/* Runs the behaviours of CASES that LIST asks for, in the table's order,
+ * each a case of its own; an unknown name in LIST fails. */
+static inline void qt_run_cases(const char *list, const qt_case_t *cases, size_t count)
+{
+    const char *names[64];
+
+    for (size_t i = 0; i < count && i < sizeof(names) / sizeof(names[0]); ++i) {
+        names[i] = cases[i].name;
+    }
+    (void) qt_case_names_known(list, names, count < 64 ? count : 64);
+    for (size_t i = 0; i < count; ++i) {
+        if (qt_case_wanted(list, cases[i].name)) {
+            qt_case_begin(cases[i].name);
+            cases[i].fn();
+            qt_case_end();
+        }
+    }
+}
+
 /* All ranks agree on the verdict; rank 0 prints it. */
 static inline int qt_finalize(void)
 {

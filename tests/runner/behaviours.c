@@ -12,7 +12,7 @@
  * A grouped program for the runner's own check (tests/check_runner.sh):
  * behaviours that pass, fail, hang and crash, so that the check can see
  * each get its own verdict and the ones after a hang or a crash still run.
- * argv[1]: the behaviours, separated by commas, or "all".
+ * "cases=A,B,...": the behaviours to run (all without it).
  */
 
 #include <signal.h>
@@ -49,31 +49,15 @@ static void crashes(void)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-static const struct {
-    const char *name;
-    void (*fn)(void);
-} cases[] = {
+static const qt_case_t cases[] = {
     {"first", passes}, {"fails", fails}, {"hangs", hangs},
     {"middle", passes}, {"crashes", crashes}, {"last", passes},
 };
 
 int main(int argc, char **argv)
 {
-    const char *names[sizeof(cases) / sizeof(cases[0])];
-    const char *which = argc > 1 ? argv[1] : "all";
-
     qt_init(&argc, &argv);
     qt_name_crashes();
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-        names[i] = cases[i].name;
-    }
-    (void) qt_case_names_known(which, names, sizeof(cases) / sizeof(cases[0]));
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-        if (qt_case_wanted(which, cases[i].name)) {
-            qt_case_begin(cases[i].name);
-            cases[i].fn();
-            qt_case_end();
-        }
-    }
+    qt_run_cases(qt_case_list(argc, argv), cases, sizeof(cases) / sizeof(cases[0]));
     return qt_finalize();
 }
