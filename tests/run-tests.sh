@@ -76,8 +76,14 @@ elif [ "$show_plan" = count ]; then
     exit
 fi
 
+stage_start=$SECONDS
+stage_end() {   # name: how long the stage took (CI's log shows each)
+    echo "stage: $1: $((SECONDS - stage_start)) s"
+    stage_start=$SECONDS
+}
 if [ "${OMPI_QUEUE_NO_BUILD:-0}" != "1" ]; then
     bash contrib/queue/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+    stage_end build
 fi
 
 MPIRUN=$PREFIX/bin/mpirun
@@ -111,6 +117,7 @@ else
     python3 tests/run-plan.py run "$plan" "$verdicts" --logdir "$logdir" --bindir "$bindir" \
         --jobs "$jobs"
 fi
+stage_end "the plan ($(($(wc -l < "$plan") - 1)) cases)"
 
 # 2. the sanitizer pass: the cases of tests/asan/check.list again, with our
 # C files (the overlay and every file patches/ touches) built with
@@ -174,6 +181,7 @@ if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$(wc -l < "$asan_plan")" -gt 1 ]; 
             fi
         fi
     fi
+    stage_end "the sanitizer pass (its build included)"
 fi
 
 # skipped cases and known stock failures are neither passed nor failed; the

@@ -17,7 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 PACKAGES="autoconf automake libtool flex pkg-config make gcc g++ gfortran perl python3 xz-utils
           libucx-dev libfabric-dev libhwloc-dev libevent-dev zlib1g-dev libamdhip64-dev ccache
-          iproute2"
+          iproute2 procps"
 
 if [ "${OMPI_QUEUE_SKIP_DEPS:-0}" = "1" ]; then
     exit 0
