@@ -28,6 +28,7 @@ fail=0
     || { echo "FAIL: tests/runner/behaviours.c does not build"; exit 1; }
 cat > "$tmp/list" <<'LIST'
 behaviours  2  ob1  {first,fails,hangs,middle,crashes,last,nosuch}
+behaviours  2  ob1  {first,fails} alone
 LIST
 python3 tests/plan.py --list "$tmp/list" > "$tmp/plan" || { echo "FAIL: no plan"; exit 1; }
 # the watchdog of each behaviour: 5 s, so that the hang ends soon
@@ -54,14 +55,19 @@ expect middle PASS
 expect crashes FAIL 'CRASH|ended in this case'
 expect last PASS
 expect nosuch FAIL 'no case of that name'
+expect first_alone PASS
+expect fails_alone FAIL 'FAILED'
+# a failed behaviour explains its launch's failed verdict: no second case
+n=$(ls "$tmp/verdicts" | wc -l)
+[ "$n" = 9 ] || { echo "FAIL: $n verdict files for 9 cases: $(ls "$tmp/verdicts" | tr '\n' ' ')"; fail=1; }
 # three launches: the first ends in the hang, the second in the crash
-n=$(ls "$tmp/logs" | grep -c '^behaviours\.ob1\.2\.cases.*\.log$')
+n=$(ls "$tmp/logs" | grep -c '^behaviours\.ob1\.2\.cases\..*log$\|^behaviours\.ob1\.2\.cases\.log$')
 [ "$n" = 3 ] || { echo "FAIL: $n launches, expected 3"; ls "$tmp/logs"; fail=1; }
 # a case of the plan without a verdict is a failure of the summary
 rm -f "$tmp/verdicts/behaviours.ob1.2.first"
 python3 tests/run-plan.py summary "$tmp/verdicts" --plan "$tmp/plan" > "$tmp/summary"
-tail -n 1 "$tmp/summary" | grep -qx '2 passed, 5 failed' \
-    || { echo "FAIL: the summary hides a case without a verdict: $(tail -n 1 "$tmp/summary")"; fail=1; }
+tail -n 1 "$tmp/summary" | grep -qx '3 passed, 6 failed' \
+    || { echo "FAIL: the summary says \"$(tail -n 1 "$tmp/summary")\", not 3 passed, 6 failed (one case left without a verdict)"; fail=1; }
 if [ "$fail" != 0 ]; then
     sed 's/^/    | /' "$tmp/out"
     exit 1

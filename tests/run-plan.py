@@ -296,6 +296,7 @@ class Runner:
                     self.verdict(c, 'SKIP', log, '(%s)' % re.search(r'^SKIP.*$', text, re.M).group(0))
                 return
             left = []
+            failed_here = False
             for c in pending:
                 b = c['behaviour']
                 if b in state:
@@ -303,16 +304,20 @@ class Runner:
                     if what == 'OK':
                         self.verdict(c, 'PASS', log)
                     else:
+                        failed_here = True
                         self.failed(c, log, text, '(%s%s)' % (what, ' ' + rest if rest else ''))
                 else:
                     left.append(c)
             if not left:
-                if not ok and not skip:
-                    # every behaviour reported, and the launch still failed
-                    # after them: the failure is its own case, never hidden
+                if not ok and not skip and not failed_here:
+                    # every behaviour passed, and the launch still failed
+                    # after them: the failure is a case of its own, never
+                    # hidden (a failed behaviour already explains it)
+                    words = ['after its cases' if w.startswith('{') else w
+                             for w in first['args'].split()]
                     shown = dict(first, id=first['id'] + '.launch', name='%s%s [%s, %s ranks, %s]' % (
                         'asan ' if first['name'].startswith('asan ') else '', first['program'],
-                        first['transport'], first['ranks'], 'after its cases'))
+                        first['transport'], first['ranks'], ' '.join(words)))
                     self.failed(shown, log, text, '(exit %d)' % rc)
                 return
             # the launch ended before these reported: the one it had started
