@@ -39,6 +39,9 @@ fi
 out=$1
 mkdir -p "$out/logs" || die "cannot make $out"
 report=$out/report.txt
+# the test runner (tests/plan.py, tests/run-plan.py) is Python 3's standard
+# library only; a machine without python3 cannot run the cases
+command -v python3 > /dev/null || die "no python3 here: the test runner needs it (standard library only)"
 
 if [ -f "$OMPI_QUEUE_BUILD/device-bundle/env.sh" ] && [ ! -x "$PREFIX/bin/mpirun" ]; then
     # shellcheck disable=SC1091
