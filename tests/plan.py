@@ -20,8 +20,10 @@ added to the run), @GPU@ (gpu-cuda where a CUDA device is present, else
 no-gpu), or {A,B,...}: behaviours of a program that checks many
 independent behaviours in one launch.  Each behaviour is a case of its own
 with its own verdict; the cases of one line and transport share one launch,
-in which the program gets the comma list of the selected behaviours in the
-place of the braces.  A line ending in a backslash goes on on the next.
+in which the program gets the argument "cases=A,B,..." (the selected
+behaviours) in the place of the braces (qt_case_list, tests/common/qtest.h).
+A line ending in a backslash goes on on the next, whose leading blanks are
+dropped (a word may go on there).
 
 The plan is tab-separated, one case a line, with a header:
 

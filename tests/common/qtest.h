@@ -232,9 +232,17 @@ static inline int qt_case_wanted(const char *list, const char *name)
     return 0;
 }
 
-/* Whether every name of LIST is one of the program's NAMES; each unknown
+/* A behaviour of a grouped program: its name in the list's {A,B,...} */
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} qt_case_t;
+
+#define QT_CASE(fn) { #fn, fn }
+
+/* Whether every name of LIST is one of the program's CASES; each unknown
  * one gets a failed verdict line of its own. */
-static inline int qt_case_names_known(const char *list, const char *const *names, size_t count)
+static inline int qt_case_names_known(const char *list, const qt_case_t *cases, size_t count)
 {
     int all_known = 1;
 
@@ -248,7 +256,7 @@ static inline int qt_case_names_known(const char *list, const char *const *names
         p += (',' == *p);
         len = strcspn(p, ",");
         for (size_t i = 0; i < count && !known; ++i) {
-            known = strlen(names[i]) == len && 0 == strncmp(names[i], p, len);
+            known = strlen(cases[i].name) == len && 0 == strncmp(cases[i].name, p, len);
         }
         if (!known) {
             all_known = 0;
@@ -303,23 +311,11 @@ static inline const char *qt_case_list(int argc, char **argv)
     return "all";
 }
 
-typedef struct {
-    const char *name;
-    void (*fn)(void);
-} qt_case_t;
-
-#define QT_CASE(fn) { #fn, fn }
-
 /* Runs the behaviours of CASES that LIST asks for, in the table's order,
  * each a case of its own; an unknown name in LIST fails. */
 static inline void qt_run_cases(const char *list, const qt_case_t *cases, size_t count)
 {
-    const char *names[64];
-
-    for (size_t i = 0; i < count && i < sizeof(names) / sizeof(names[0]); ++i) {
-        names[i] = cases[i].name;
-    }
-    (void) qt_case_names_known(list, names, count < 64 ? count : 64);
+    (void) qt_case_names_known(list, cases, count);
     for (size_t i = 0; i < count; ++i) {
         if (qt_case_wanted(list, cases[i].name)) {
             qt_case_begin(cases[i].name);
