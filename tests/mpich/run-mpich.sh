@@ -95,6 +95,8 @@ run_case() {   # log seconds np dir prog env args
     (cd "$obj/$dir" && exec setsid env $env timeout -k 5 "$limit" "$prefix/bin/mpirun" \
         --oversubscribe -n "$np" $transport ./"$prog" $args) > "$log" 2>&1 < /dev/null &
     pid=$!
+    # stopped from outside (the gate's deadline): the case's session goes too
+    trap 'pkill -9 -s "$pid" 2> /dev/null; exit 143' TERM
     wait "$pid"
     rc=$?
     pkill -9 -s "$pid" 2> /dev/null
@@ -118,6 +120,8 @@ one_case() {   # n name np dir prog env args: runs it, records its verdict
 }
 
 jobs=${MPICH_TEST_JOBS:-2}
+# a stop from outside reaches the cases running in the background
+trap 'kill -TERM $(jobs -p) 2> /dev/null; exit 143' TERM INT
 skipped=0
 n=0
 t1=$SECONDS
