@@ -225,7 +225,6 @@ def expand_list(path, recipes, label, gpu):
                         'serial': '1' if case_serial else '0', 'launch': launch,
                         'behaviour': b or '-', 'args': ' '.join(launch_words) or '-',
                         'env': ' '.join(env) or '-', 'name': case_name,
-                        'source': '%s:%d' % (path, lineno),
                         'id': slug('%s%s.%s.%s.%s' % (label.strip() + '.' if label else '',
                                                       name, tr, np,
                                                       '_'.join(shown) or 'default')),
@@ -241,7 +240,7 @@ def script_cases():
             cases.append({
                 'kind': 'script', 'program': n, 'ranks': '-', 'transport': '-', 'channel': '-',
                 'timeout': '600', 'serial': '1', 'launch': n, 'behaviour': '-',
-                'args': '-', 'env': '-', 'name': n, 'id': n, 'source': 'tests/' + f,
+                'args': '-', 'env': '-', 'name': n, 'id': n,
             })
     return cases
 

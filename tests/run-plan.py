@@ -395,7 +395,7 @@ class Runner:
             t.join()
 
 
-def summary(verdict_dir, label, plans):
+def summary(verdict_dir, plans):
     counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0, 'KNOWN': 0}
     have = set(os.listdir(verdict_dir)) if os.path.isdir(verdict_dir) else set()
     for f in sorted(have):
@@ -412,7 +412,7 @@ def summary(verdict_dir, label, plans):
         print('%d skipped (not counted)' % counts['SKIP'])
     if counts['KNOWN']:
         print('%d known stock failure(s) (not counted as passed)' % counts['KNOWN'])
-    print('%s%d passed, %d failed' % (label, counts['PASS'], counts['FAIL']))
+    print('%d passed, %d failed' % (counts['PASS'], counts['FAIL']))
     return 1 if counts['FAIL'] else 0
 
 
@@ -428,11 +428,10 @@ def main():
     r.add_argument('--mpirun-arg', action='append', help="one more argument of every mpirun")
     s = sub.add_parser('summary')
     s.add_argument('verdicts')
-    s.add_argument('--label', default='')
     s.add_argument('--plan', action='append', help='a plan whose every case must have a verdict')
     a = ap.parse_args()
     if a.cmd == 'summary':
-        return summary(a.verdicts, a.label, a.plan)
+        return summary(a.verdicts, a.plan)
     Runner(a).run(read_plan(a.plan))
     return 0
 
