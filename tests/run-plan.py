@@ -48,7 +48,9 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import plan as planlib  # noqa: E402
 
-CASE_RE = re.compile(r'^CASE (\S+): (START|OK|FAILED|TIMEOUT|CRASH)\b(.*)$')
+# not anchored: prterun forwards the ranks' stdout and stderr apart, and a
+# verdict line can land inside a line of the other stream
+CASE_RE = re.compile(r'CASE (\S+): (START|OK|FAILED|TIMEOUT|CRASH)\b([^\n]*)')
 
 
 def read_plan(path):
@@ -282,10 +284,7 @@ class Runner:
                 return
             state = {}
             started = []
-            for line in text.splitlines():
-                m = CASE_RE.match(line.strip())
-                if not m:
-                    continue
+            for m in CASE_RE.finditer(text):
                 name, what, rest = m.group(1), m.group(2), m.group(3).strip()
                 if what == 'START':
                     started.append(name)
