@@ -24,7 +24,8 @@
  * argv[1] "emulated" (with OMPI_MCA_queue_default_emulate_stream=1) runs the
  * same test on the stream engine's emulated stream: the library's
  * ompi_queue_emu_* functions stand in for the driver's (device memory is
- * host memory there). That tests the engine's logic, not a GPU.
+ * host memory there). That tests the engine's logic, not a GPU; there
+ * also a start behind a busy stream (its stand-in for a long kernel).
  */
 
 #define _GNU_SOURCE /* RTLD_DEFAULT */
@@ -123,6 +124,7 @@ static struct {
     int (*memcpy_async)(void *, const void *, size_t, void *);
     int (*begin_capture)(void *);
     int (*graph_launch)(void *, void *);
+    int (*busy_async)(uint64_t, uint64_t *, void *);
 } emu;
 
 static CUresult_t emu_stream_create(CUstream_t *stream, unsigned flags)
@@ -211,6 +213,7 @@ static int load_emulated(void)
         {"ompi_queue_emu_end_capture", (void **) &cu.stream_end_capture},
         {"ompi_queue_emu_graph_destroy", (void **) &cu.graph_destroy},
         {"ompi_queue_emu_graph_launch", (void **) &emu.graph_launch},
+        {"ompi_queue_emu_busy_async", (void **) &emu.busy_async},
     };
 
     for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); ++i) {
@@ -500,6 +503,92 @@ static void check_capture_error(int peer)
     cu.stream_destroy(stream);
 }
 
+/* the pvar mpi_async_progress_watched_sleeps: sleeps of the progress thread
+ * that ran to their end while a stream queue had work pending */
+static unsigned long long watched_sleeps(void)
+{
+    static MPI_T_pvar_session session = MPI_T_PVAR_SESSION_NULL;
+    static MPI_T_pvar_handle handle;
+    unsigned long long value = 0;
+    int index, count, provided;
+
+    if (MPI_T_PVAR_SESSION_NULL == session) {
+        QT_OK(MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided));
+        int rc = MPI_T_pvar_get_index("mpi_async_progress_watched_sleeps",
+                                      MPI_T_PVAR_CLASS_COUNTER, &index);
+        QT_CHECK(MPI_SUCCESS == rc, "no pvar mpi_async_progress_watched_sleeps (%d)", rc);
+        if (MPI_SUCCESS != rc) {
+            return 0;
+        }
+        QT_OK(MPI_T_pvar_session_create(&session));
+        QT_OK(MPI_T_pvar_handle_alloc(session, index, NULL, &handle, &count));
+    }
+    QT_OK(MPI_T_pvar_read(session, handle, &value));
+    return value;
+}
+
+/* A start behind 20 ms of stream work (a kernel, on a GPU): the stream
+ * writes the trigger long after the enqueue, while the program waits on
+ * the stream and makes no MPI call.  The progress thread must still be
+ * polling then, not in a sleep
+ * of up to mpi_async_progress_max_sleep_us, or the start waits for the
+ * sleep's end: no sleep may run to its end while the start is pending.
+ * Emulated stream only (its busy period stands for the kernel). */
+static void check_trigger_behind_busy(int rank, int peer)
+{
+    CUstream_t stream;
+    MPI_Queue q;
+    MPI_Request req;
+    MPI_Status st;
+    uint32_t buf[N];
+    volatile uint64_t end_ns = 0;
+    unsigned long long before, after;
+    int bad = 0;
+
+    QT_STEP("trigger behind a busy stream: set-up");
+    for (int j = 0; j < N; ++j) {
+        buf[j] = (0 == rank % 2) ? (uint32_t) (j + 5) : 0;
+    }
+    if (0 == rank % 2) {
+        QT_OK(MPI_Send_init(buf, N, MPI_UINT32_T, peer, 11, MPI_COMM_WORLD, &req));
+    } else {
+        QT_OK(MPI_Recv_init(buf, N, MPI_UINT32_T, peer, 11, MPI_COMM_WORLD, &req));
+    }
+    QT_OK(MPI_Matchall(1, &req));
+    if (0 == rank % 2) {
+        CU_OK(cu.stream_create(&stream, 0));
+        QT_OK(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &stream));
+        before = watched_sleeps();
+        QT_STEP("trigger behind a busy stream: enqueue behind 20 ms of stream work");
+        CU_OK(emu.busy_async(20000, (uint64_t *) &end_ns, stream));
+        QT_OK(MPI_Enqueue_start(&q, &req));
+        QT_OK(MPI_Enqueue_wait(&q, &req, &st));
+        /* the program makes no MPI call while the stream works: only the
+         * progress thread sees the trigger */
+        QT_STEP("trigger behind a busy stream: stream synchronize");
+        CU_OK(cu.stream_synchronize(stream));
+        after = watched_sleeps();
+        QT_STEP("trigger behind a busy stream: fence");
+        QT_OK(MPI_Queue_fence(&q));
+        QT_CHECK(0 != end_ns, "the fence returned before the stream's busy period ended");
+        QT_CHECK(before == after, "the progress thread slept %llu times to the end of its sleep "
+                 "while the start waited for its trigger", after - before);
+        QT_OK(MPI_Queue_free(&q));
+        CU_OK(cu.stream_destroy(stream));
+    } else {
+        QT_STEP("trigger behind a busy stream: receive");
+        QT_OK(MPI_Start(&req));
+        QT_OK(MPI_Wait(&req, &st));
+        for (int j = 0; j < N; ++j) {
+            bad += (buf[j] != (uint32_t) (j + 5));
+        }
+        QT_CHECK(0 == bad, "%d values wrong", bad);
+        QT_CHECK(peer == st.MPI_SOURCE && 11 == st.MPI_TAG, "status src %d tag %d",
+                 st.MPI_SOURCE, st.MPI_TAG);
+    }
+    MPI_Request_free(&req);
+}
+
 int main(int argc, char **argv)
 {
     int provided, rank, size, emulated = (argc > 1 && 0 == strcmp(argv[1], "emulated"));
@@ -532,6 +621,9 @@ int main(int argc, char **argv)
         check_error(rank ^ 1);
         check_capture_replay(rank ^ 1);
         check_capture_error(rank ^ 1);
+        if (emulated) {
+            check_trigger_behind_busy(rank, rank ^ 1);
+        }
     }
     return qt_finalize();
 }

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "opal/mca/base/mca_base_pvar.h"
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/threads/mutex.h"
 #include "opal/mca/threads/threads.h"
@@ -30,6 +31,7 @@
 static bool ompi_async_progress_param = false;
 static int ompi_async_progress_spin = 1000;
 static int ompi_async_progress_max_sleep_us = 1000;
+static int ompi_async_progress_watch_sleep_us = 0;
 static bool ompi_async_progress_registered = false;
 
 /* the session hint, read before the MCA system is up */
@@ -44,6 +46,11 @@ static int ompi_async_progress_users = 0;
 static bool ompi_async_progress_started = false;
 
 opal_atomic_int32_t ompi_async_progress_busy = 0;
+opal_atomic_int32_t ompi_async_progress_watched = 0;
+
+/* sleeps that ran to their end while work was watched (the pvar
+ * mpi_async_progress_watched_sleeps): written by the thread only */
+static opal_atomic_int64_t ompi_async_progress_watched_sleeps = 0;
 
 /* An idle thread sleeps on a condition variable, so that new work wakes it
  * (ompi_async_progress_kick).  A kick bumps kicks and then looks at
@@ -59,6 +66,16 @@ static inline bool ompi_async_progress_is_running(void)
 {
     opal_atomic_rmb();
     return 0 != ompi_async_progress_running;
+}
+
+static int ompi_async_progress_watched_sleeps_get(const mca_base_pvar_t *pvar, void *value,
+                                          void *obj_handle)
+{
+    (void) pvar;
+    (void) obj_handle;
+    *(unsigned long long *) value
+        = (unsigned long long) opal_atomic_add_fetch_64(&ompi_async_progress_watched_sleeps, 0);
+    return OPAL_SUCCESS;
 }
 
 int ompi_async_progress_register(void)
@@ -85,6 +102,28 @@ int ompi_async_progress_register(void)
                                  "doubles from 1 us while nothing happens)",
                                  MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
                                  MCA_BASE_VAR_SCOPE_READONLY, &ompi_async_progress_max_sleep_us);
+    (void) mca_base_var_register("ompi", "mpi", NULL, "async_progress_watch_sleep_us",
+                                 "Longest sleep, in microseconds, of the progress thread while a "
+                                 "stream queue has work enqueued that the device completes (a "
+                                 "start behind a trigger the stream has not reached, a wait not "
+                                 "done). 0 (default): it never sleeps then, it yields the "
+                                 "processor between polls, and a start runs as soon as the "
+                                 "device writes its trigger, at the price of a core kept busy "
+                                 "while kernels run; N > 0: a trigger waits up to about N us "
+                                 "longer; -1: such work counts as idle (the backoff of "
+                                 "mpi_async_progress_max_sleep_us)",
+                                 MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_5,
+                                 MCA_BASE_VAR_SCOPE_READONLY, &ompi_async_progress_watch_sleep_us);
+    (void) mca_base_pvar_register("ompi", "mpi", NULL, "async_progress_watched_sleeps",
+                                  "Sleeps of the progress thread that ran to their end while "
+                                  "a stream queue had work pending (none unless "
+                                  "mpi_async_progress_watch_sleep_us allows them): each may "
+                                  "have delayed a start behind a trigger by its length",
+                                  OPAL_INFO_LVL_5, MCA_BASE_PVAR_CLASS_COUNTER,
+                                  MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                  MCA_BASE_VAR_BIND_NO_OBJECT,
+                                  MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                  ompi_async_progress_watched_sleeps_get, NULL, NULL, NULL);
     return OMPI_SUCCESS;
 }
 
@@ -133,13 +172,28 @@ static bool ompi_async_progress_sleep(int32_t seen, long ns)
     opal_atomic_mb();
     kicked = seen != ompi_async_progress_kicks;
     if (!kicked) {
+        bool watched = 0 < ompi_async_progress_watched;
         (void) pthread_cond_timedwait(&ompi_async_progress_sleep_cond,
                                       &ompi_async_progress_sleep_lock, &ts);
         kicked = seen != ompi_async_progress_kicks;
+        if (watched && !kicked) {
+            (void) opal_atomic_add_fetch_64(&ompi_async_progress_watched_sleeps, 1);
+        }
     }
     ompi_async_progress_sleeping = 0;
     pthread_mutex_unlock(&ompi_async_progress_sleep_lock);
     return kicked;
+}
+
+void ompi_async_progress_watch_add(int32_t delta)
+{
+    if (0 < delta && delta == opal_atomic_add_fetch_32(&ompi_async_progress_watched, delta)) {
+        /* from idle to watching: a thread asleep for up to
+         * mpi_async_progress_max_sleep_us polls from now on */
+        ompi_async_progress_wake();
+    } else if (0 >= delta) {
+        (void) opal_atomic_add_fetch_32(&ompi_async_progress_watched, delta);
+    }
 }
 
 void ompi_async_progress_kick(void)
@@ -229,6 +283,22 @@ static void *ompi_async_progress_main(opal_object_t *arg)
             sched_yield();
             continue;
         }
+        long max_ns = (long) ompi_async_progress_max_sleep_us * 1000;
+        if (0 < ompi_async_progress_watched && 0 <= ompi_async_progress_watch_sleep_us) {
+            /* a device may write a trigger at any moment: a sleep would
+             * delay the start behind it by as long */
+            long watch_ns = (long) ompi_async_progress_watch_sleep_us * 1000;
+            if (0 == watch_ns) {
+                sched_yield();
+                continue;
+            }
+            if (watch_ns < max_ns) {
+                max_ns = watch_ns;
+            }
+            if (sleep_ns > max_ns) {
+                sleep_ns = max_ns;
+            }
+        }
         if (++idle < (unsigned int) ompi_async_progress_spin) {
             /* idle since a short while: stay on the run queue, so that the
              * next execution starts without a wake-up, but leave the core
@@ -240,7 +310,7 @@ static void *ompi_async_progress_main(opal_object_t *arg)
         if (ompi_async_progress_sleep(seen, sleep_ns)) {
             idle = 0;
             sleep_ns = 1000;
-        } else if (sleep_ns < (long) ompi_async_progress_max_sleep_us * 1000) {
+        } else if (sleep_ns < max_ns) {
             sleep_ns *= 2;
         }
     }

@@ -89,6 +89,20 @@ static inline void ompi_async_progress_busy_add(int32_t delta)
     (void) opal_atomic_add_fetch_32(&ompi_async_progress_busy, delta);
 }
 
+/** Holders of work that a device completes (stream queues with entries). */
+OMPI_DECLSPEC extern opal_atomic_int32_t ompi_async_progress_watched;
+
+/**
+ * Work that a device completes while the program makes no call (a start
+ * behind a trigger word that a stream writes once its earlier kernels
+ * have run) is enqueued (delta 1) or all done (-1).  While any is pending
+ * the thread sleeps at most mpi_async_progress_watch_sleep_us (0, the
+ * default: never, it yields between polls), so that it sees the trigger
+ * soon after the device writes it, however long the device took to reach
+ * it.  The first holder wakes a thread that sleeps.  Any thread.
+ */
+OMPI_DECLSPEC void ompi_async_progress_watch_add(int32_t delta);
+
 /**
  * New work was handed to progress (an execution joined the active list):
  * an idle thread that backed off into a sleep of up to

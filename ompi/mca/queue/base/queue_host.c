@@ -25,6 +25,7 @@
 #include "ompi/mca/queue/base/queue_host.h"
 #include "ompi/request/request.h"
 #include "ompi/request/request_owner.h"
+#include "ompi/runtime/ompi_async_progress.h"
 #include "ompi/runtime/params.h"
 
 /* Groups of up to two requests (a send and a receive) are held in the
@@ -107,6 +108,12 @@ static inline void queue_mark_busy(queue_host_t *host, bool busy)
         /* twice per idle-busy-idle cycle: a locked add only when threads
          * are in use (the progress thread turns that on) */
         (void) OPAL_THREAD_ADD_FETCH32(&queue_host_busy_count, busy ? 1 : -1);
+        if (NULL != host->ops) {
+            /* the context (a stream) reaches its triggers while the program
+             * makes no call, maybe long after the enqueue: the progress
+             * thread must be polling, not asleep, when it does */
+            ompi_async_progress_watch_add(busy ? 1 : -1);
+        }
     }
 }
 

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "opal/sys/atomic.h"
 #include "ompi/constants.h"
@@ -29,7 +30,7 @@
 /* sched_yield rounds an idle stream thread spins before it sleeps */
 #define EMU_SPIN 2000
 
-typedef enum { EMU_WRITE64, EMU_WAIT64, EMU_EVENT, EMU_MEMSET32, EMU_MEMCPY } emu_kind_t;
+typedef enum { EMU_WRITE64, EMU_WAIT64, EMU_EVENT, EMU_MEMSET32, EMU_MEMCPY, EMU_BUSY } emu_kind_t;
 
 typedef struct {
     opal_atomic_uint64_t recorded;  /**< records posted */
@@ -38,9 +39,9 @@ typedef struct {
 
 typedef struct {
     int kind;             /**< emu_kind_t */
-    void *dst;            /**< WRITE64, WAIT64: the word; MEMSET32, MEMCPY */
+    void *dst;            /**< WRITE64, WAIT64: the word; MEMSET32, MEMCPY; BUSY: the end time */
     const void *src;      /**< MEMCPY */
-    uint64_t value;       /**< WRITE64, WAIT64, MEMSET32; EVENT: the record */
+    uint64_t value;       /**< WRITE64, WAIT64, MEMSET32; EVENT: the record; BUSY: ns */
     size_t n;             /**< MEMSET32: words; MEMCPY: bytes */
     emu_event_t *event;   /**< EVENT */
 } emu_op_t;
@@ -97,6 +98,32 @@ static int emu_ops_push(emu_ops_t *seq, const emu_op_t *op)
     return OMPI_QUEUE_EMU_SUCCESS;
 }
 
+static uint64_t emu_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+}
+
+/* a kernel: the device is busy, its host thread is not (it sleeps, in
+ * slices, so that a destroy ends it), as a GPU's kernels cost the host no
+ * processor */
+static void emu_busy(emu_stream_t *es, const emu_op_t *op)
+{
+    uint64_t end = emu_now_ns() + op->value, now;
+
+    while (!es->stop && (now = emu_now_ns()) < end) {
+        uint64_t left = end - now, slice = left < 1000000 ? left : 1000000;
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = (long) slice};
+        (void) nanosleep(&ts, NULL);
+    }
+    if (NULL != op->dst) {
+        /* when the next operation (a trigger) runs, for the benchmarks */
+        *(volatile uint64_t *) op->dst = emu_now_ns();
+    }
+}
+
 /* run one operation on the stream's thread; false when stopped in a wait */
 static bool emu_run(emu_stream_t *es, const emu_op_t *op)
 {
@@ -126,6 +153,9 @@ static bool emu_run(emu_stream_t *es, const emu_op_t *op)
         break;
     case EMU_MEMCPY:
         memcpy(op->dst, op->src, op->n);
+        break;
+    case EMU_BUSY:
+        emu_busy(es, op);
         break;
     }
     return true;
@@ -256,6 +286,12 @@ int ompi_queue_emu_memset_d32_async(void *dst, uint32_t value, size_t n, void *s
 int ompi_queue_emu_memcpy_async(void *dst, const void *src, size_t bytes, void *stream)
 {
     emu_op_t op = {.kind = EMU_MEMCPY, .dst = dst, .src = src, .n = bytes};
+    return emu_post(stream, &op);
+}
+
+int ompi_queue_emu_busy_async(uint64_t usec, uint64_t *end_ns, void *stream)
+{
+    emu_op_t op = {.kind = EMU_BUSY, .dst = end_ns, .value = usec * 1000};
     return emu_post(stream, &op);
 }
 

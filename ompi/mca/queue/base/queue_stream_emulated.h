@@ -21,6 +21,7 @@
  *  - a wait blocks the stream's later work until a 64-bit word is >= a
  *    value;
  *  - an event completes when the stream's work recorded before it has;
+ *  - a busy period: the stream's later work waits, as behind a kernel;
  *  - capture: between begin and end, posted operations are recorded into a
  *    graph, with the values they had when posted, instead of running; a
  *    launch runs the recorded operations on a stream, as posted again.
@@ -60,6 +61,10 @@ OMPI_DECLSPEC int ompi_queue_emu_memset_d32_async(void *dst, uint32_t value, siz
 /** Post: bytes copied from src to dst. */
 OMPI_DECLSPEC int ompi_queue_emu_memcpy_async(void *dst, const void *src, size_t bytes,
                                               void *stream);
+/** Post: the stream is busy for usec microseconds, as behind a kernel; then,
+ * if end_ns is not NULL, *end_ns is the CLOCK_MONOTONIC time (ns) at which
+ * the next operation starts. */
+OMPI_DECLSPEC int ompi_queue_emu_busy_async(uint64_t usec, uint64_t *end_ns, void *stream);
 /** Start recording the stream's posted operations into a graph. */
 OMPI_DECLSPEC int ompi_queue_emu_begin_capture(void *stream);
 /** Stop recording: *graph holds what was posted since the begin (and
