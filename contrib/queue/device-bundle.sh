@@ -29,7 +29,7 @@ for t in queue_cuda graphs_cuda; do
         "$OMPI_QUEUE_ROOT/tests/$t.c"
 done
 source "$OMPI_QUEUE_ROOT/bench/common.sh"
-for b in queue_cuda_pingpong cuda_enqueue_calls; do
+for b in queue_cuda_pingpong cuda_enqueue_calls trigger_latency; do
     bench_build "$b"
 done
 rm -rf "$out"

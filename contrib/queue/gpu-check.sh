@@ -10,7 +10,8 @@
 # The GPU check, in one call on the GPU machine: the CUDA tests (queue_cuda
 # over ob1 with sm and with smcuda, and UCX, on three match channels;
 # graphs_cuda), the stream ping-pong with its floor and the cost of the
-# enqueue's driver checks (bench/run-queue-cuda.sh), and one report,
+# enqueue's driver checks (bench/run-queue-cuda.sh), the trigger-to-start
+# latency behind stream work (bench/run-trigger-latency.sh), and one report,
 # OUT/report.txt: the GPU model, driver and date, each case's verdict, each
 # figure; the logs beside it.  It ends with "gpu-check: N passed, N failed"
 # and fails when a case failed or a GPU case did not run.
@@ -93,7 +94,7 @@ done
 # 2. benchmarks
 if [ 1 = "$emulated" ]; then
     source bench/common.sh
-    for b in queue_cuda_pingpong cuda_enqueue_calls; do
+    for b in queue_cuda_pingpong cuda_enqueue_calls trigger_latency; do
         if bench_build "$b" > "$out/logs/bench-$b.build.log" 2>&1; then
             passed=$((passed + 1)); say "PASS bench/$b builds (not timed on the emulated stream)"
         else
@@ -101,14 +102,17 @@ if [ 1 = "$emulated" ]; then
         fi
     done
 else
-    blog=$out/logs/run-queue-cuda.log
-    if timeout 420 bash bench/run-queue-cuda.sh > "$blog" 2>&1 && ! grep -q '^SKIP' "$blog"; then
-        passed=$((passed + 1)); say "PASS bench/run-queue-cuda.sh:"
-        sed 's/^/    /' "$blog" | tee -a "$report"
-    else
-        failed=$((failed + 1)); say "FAIL bench/run-queue-cuda.sh (see $blog):"
-        tail -n 20 "$blog" | sed 's/^/    | /' | tee -a "$report"
-    fi
+    for run in "run-queue-cuda.sh" "run-trigger-latency.sh 1"; do
+        blog=$out/logs/${run%% *}.log
+        # shellcheck disable=SC2086
+        if timeout 420 bash bench/$run > "$blog" 2>&1 && ! grep -q '^SKIP' "$blog"; then
+            passed=$((passed + 1)); say "PASS bench/$run:"
+            sed 's/^/    /' "$blog" | tee -a "$report"
+        else
+            failed=$((failed + 1)); say "FAIL bench/$run (see $blog):"
+            tail -n 20 "$blog" | sed 's/^/    | /' | tee -a "$report"
+        fi
+    done
 fi
 
 say "gpu-check: $passed passed, $failed failed"
