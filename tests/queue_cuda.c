@@ -125,6 +125,7 @@ static struct {
     int (*begin_capture)(void *);
     int (*graph_launch)(void *, void *);
     int (*busy_async)(uint64_t, uint64_t *, void *);
+    int (*fail_graph_retain)(int);
 } emu;
 
 static CUresult_t emu_stream_create(CUstream_t *stream, unsigned flags)
@@ -214,6 +215,7 @@ static int load_emulated(void)
         {"ompi_queue_emu_graph_destroy", (void **) &cu.graph_destroy},
         {"ompi_queue_emu_graph_launch", (void **) &emu.graph_launch},
         {"ompi_queue_emu_busy_async", (void **) &emu.busy_async},
+        {"ompi_queue_emu_fail_graph_retain", (void **) &emu.fail_graph_retain},
     };
 
     for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); ++i) {
@@ -503,6 +505,44 @@ static void check_capture_error(int peer)
     cu.stream_destroy(stream);
 }
 
+/* The graph refuses to hold the queue's words (the vendor's
+ * cuGraphRetainUserObject failing after cuUserObjectCreate succeeded): the
+ * enqueue fails with a clear error, the user object made for the graph is
+ * released (no table outlives it), and the requests stay usable.
+ * Emulated stream only (it injects the failure). */
+static void check_capture_tie_failure(int rank, int peer)
+{
+    CUstream_t stream;
+    MPI_Queue q;
+    MPI_Request r[2];
+    int out = 100 + rank, in = -1, live;
+    void *graph = NULL;
+
+    QT_STEP("capture: the graph refuses the queue's words");
+    CU_OK(cu.stream_create(&stream, 0));
+    QT_OK(MPI_Queue_init(&q, MPIX_QUEUE_TYPE_CUDA_STREAM, &stream));
+    QT_OK(MPI_Send_init(&out, 1, MPI_INT, peer, 53, MPI_COMM_WORLD, &r[0]));
+    QT_OK(MPI_Recv_init(&in, 1, MPI_INT, peer, 53, MPI_COMM_WORLD, &r[1]));
+    QT_OK(MPI_Matchall(2, r));
+    live = live_captures();
+    CU_OK(cu.stream_begin_capture(stream, 2 /* relaxed */));
+    CU_OK(emu.fail_graph_retain(1));
+    QT_CHECK_RC(MPI_Enqueue_startall(&q, 2, r), MPI_ERR_OTHER);
+    CU_OK(cu.stream_end_capture(stream, &graph));
+    CU_OK(cu.graph_destroy(graph));
+    QT_CHECK(live == live_captures(), "%d capture tables outlive the failed tie (the user "
+             "object was not released)", live_captures() - live);
+    QT_STEP("capture: the graph refused, the requests still run");
+    QT_OK(MPI_Enqueue_startall(&q, 2, r));
+    QT_OK(MPI_Enqueue_waitall(&q, 2, r, MPI_STATUSES_IGNORE));
+    QT_OK(MPI_Queue_fence(&q));
+    QT_CHECK(100 + peer == in, "received %d, not %d", in, 100 + peer);
+    MPI_Request_free(&r[0]);
+    MPI_Request_free(&r[1]);
+    QT_OK(MPI_Queue_free(&q));
+    cu.stream_destroy(stream);
+}
+
 /* the pvar mpi_async_progress_watched_sleeps: sleeps of the progress thread
  * that ran to their end while a stream queue had work pending */
 static unsigned long long watched_sleeps(void)
@@ -622,6 +662,7 @@ int main(int argc, char **argv)
         check_capture_replay(rank ^ 1);
         check_capture_error(rank ^ 1);
         if (emulated) {
+            check_capture_tie_failure(rank, rank ^ 1);
             check_trigger_behind_busy(rank, rank ^ 1);
         }
     }

@@ -117,16 +117,26 @@ typedef struct ompi_queue_stream_backend_t {
     int (*event_destroy)(void *event);
 
     /**
-     * Capture (queue_stream_capture.h).  capture_id: an identity of the
-     * capture in progress on the stream, the same for every call during
-     * one capture and never reused.  capture_retain: tie obj to the graph
-     * being captured, so that release(obj) is called once the graph and
-     * every executable instance of it are destroyed (from any thread; it
-     * makes no vendor call).  Thread: as write_value64.  NULL: a stream
-     * being captured refuses enqueues (MPI_ERR_UNSUPPORTED_OPERATION).
+     * Capture (queue_stream_capture.h), the vendor's user objects.
+     *  - capture_id: an identity of the capture in progress on the stream,
+     *    the same for every call during one capture and never reused.
+     *  - user_object_create: *uo, an object holding one reference (the
+     *    caller's) that calls destroy(obj) once its last reference is gone,
+     *    from any thread, maybe later than the call that dropped it
+     *    (destroy makes no vendor call).
+     *  - graph_retain: the graph being captured on the stream takes the
+     *    caller's reference to uo (moved: on success the caller holds none;
+     *    on failure it still holds it).
+     *  - user_object_release: the caller drops its reference.
+     * The engine ties a table to a graph with these three, so that a
+     * failure between them leaks nothing on any backend.  Thread: as
+     * write_value64.  NULL (all four): a stream being captured refuses
+     * enqueues (MPI_ERR_UNSUPPORTED_OPERATION).
      */
     int (*capture_id)(void *stream, uint64_t *id);
-    int (*capture_retain)(void *stream, void *obj, void (*release)(void *obj));
+    int (*user_object_create)(void **uo, void *obj, void (*destroy)(void *obj));
+    int (*graph_retain)(void *stream, void *uo);
+    int (*user_object_release)(void *uo);
 
     /** The name of a non-zero status, for messages; never NULL. */
     const char *(*error_name)(int status);

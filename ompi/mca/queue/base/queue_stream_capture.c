@@ -160,12 +160,21 @@ static int capture_check(const capture_table_t *t, bool is_wait, int count,
     return OMPI_SUCCESS;
 }
 
+/* capture lock held: the host agent walks the tables */
+static void capture_watch(void)
+{
+    if (!capture_registered) {
+        opal_progress_register(capture_progress);
+        capture_registered = true;
+    }
+}
+
 /* capture lock held: a table for this capture of queue, tied to its graph */
 static int capture_table_new(ompi_queue_t *queue, const ompi_queue_stream_backend_t *backend,
                              void *stream, void *ctx, uint64_t capture, capture_table_t **out)
 {
     capture_table_t *t = calloc(1, sizeof(*t));
-    void *host = NULL;
+    void *host = NULL, *uo = NULL;
     int status;
 
     if (NULL == t) {
@@ -181,17 +190,28 @@ static int capture_table_new(ompi_queue_t *queue, const ompi_queue_stream_backen
         return capture_vendor_error(backend, "cannot allocate mapped host memory", status);
     }
     t->words = (volatile uint64_t *) host;
-    if (0 != (status = backend->capture_retain(stream, t, capture_release))) {
+    if (0 != (status = backend->user_object_create(&uo, t, capture_release))) {
         (void) backend->host_free(host);
         free(t);
+        return capture_vendor_error(backend, "cannot make a user object of the queue's words",
+                                    status);
+    }
+    if (0 != (status = backend->graph_retain(stream, uo))) {
+        /* the object holds the table: dropping it calls capture_release,
+         * maybe later, from another thread.  The table waits on the list
+         * for it, where no enqueue finds it (no queue) and the host agent
+         * frees it once released. */
+        t->queue = NULL;
+        t->next = capture_tables;
+        capture_tables = t;
+        (void) OPAL_THREAD_ADD_FETCH32(&capture_count, 1);
+        capture_watch();
+        (void) backend->user_object_release(uo);
         return capture_vendor_error(backend, "cannot tie the queue's words to the graph", status);
     }
     t->next = capture_tables;
     capture_tables = t;
-    if (!capture_registered) {
-        opal_progress_register(capture_progress);
-        capture_registered = true;
-    }
+    capture_watch();
     (void) OPAL_THREAD_ADD_FETCH32(&capture_count, 1);
     *out = t;
     return OMPI_SUCCESS;
@@ -208,7 +228,8 @@ int ompi_queue_stream_capture_enqueue(ompi_queue_t *queue,
     uint64_t capture, word;
     int ret = OMPI_SUCCESS, status, s, place;
 
-    if (NULL == backend->capture_id || NULL == backend->capture_retain) {
+    if (NULL == backend->capture_id || NULL == backend->user_object_create
+        || NULL == backend->graph_retain || NULL == backend->user_object_release) {
         opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_QUEUE_BASE_OUTPUT,
                             "queue:%s: the stream is being captured; this backend cannot "
                             "capture enqueued operations", backend->name);

@@ -21,8 +21,9 @@
  * clears when it starts the group; a wait's done word, which the host sets
  * to 1 when the group completed and the graph clears once past its wait.
  * The words of one capture of one queue make a table, tied to the graph
- * (the backend's capture_retain) and freed when the graph is destroyed; a
- * progress callback, the host agent, walks the live tables.  Launches of
+ * (a user object of the backend's, which the graph holds) and freed when
+ * the graph is destroyed; a progress callback, the host agent, walks the
+ * live tables.  Launches of
  * one graph must be ordered (one stream); eager and captured use of one
  * queue mix freely.
  */

@@ -46,10 +46,14 @@ typedef struct {
     emu_event_t *event;   /**< EVENT */
 } emu_op_t;
 
+/* a user object: destroy(obj) once the last reference is dropped */
 typedef struct {
+    opal_atomic_int32_t refs;
     void *obj;
-    void (*release)(void *obj);
-} emu_retained_t;
+    void (*destroy)(void *obj);
+} emu_user_object_t;
+
+typedef emu_user_object_t *emu_retained_t;
 
 /* a growable sequence of operations: a stream's FIFO or a graph */
 typedef struct {
@@ -358,6 +362,20 @@ int ompi_queue_emu_graph_launch(void *graph, void *stream)
     return status;
 }
 
+static int emu_user_object_release(void *uo)
+{
+    emu_user_object_t *u = (emu_user_object_t *) uo;
+
+    if (NULL == u) {
+        return OMPI_QUEUE_EMU_INVALID;
+    }
+    if (0 == opal_atomic_add_fetch_32(&u->refs, -1)) {
+        u->destroy(u->obj);
+        free(u);
+    }
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
 int ompi_queue_emu_graph_destroy(void *graph)
 {
     emu_ops_t *g = (emu_ops_t *) graph;
@@ -366,7 +384,7 @@ int ompi_queue_emu_graph_destroy(void *graph)
         return OMPI_QUEUE_EMU_INVALID;
     }
     for (int i = 0; i < g->nretained; ++i) {
-        g->retained[i].release(g->retained[i].obj);
+        (void) emu_user_object_release(g->retained[i]);
     }
     free(g->retained);
     free(g->ops);
@@ -436,14 +454,42 @@ static int emu_capture_id(void *stream, uint64_t *id)
     return OMPI_QUEUE_EMU_SUCCESS;
 }
 
-static int emu_capture_retain(void *stream, void *obj, void (*release)(void *obj))
+static int emu_user_object_create(void **uo, void *obj, void (*destroy)(void *obj))
+{
+    emu_user_object_t *u = malloc(sizeof(*u));
+
+    if (NULL == u) {
+        return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+    }
+    u->refs = 1;
+    u->obj = obj;
+    u->destroy = destroy;
+    *uo = u;
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+/* graph_retain calls left to fail (ompi_queue_emu_fail_graph_retain) */
+static opal_atomic_int32_t emu_graph_retain_failures = 0;
+
+int ompi_queue_emu_fail_graph_retain(int n)
+{
+    emu_graph_retain_failures = n;
+    opal_atomic_wmb();
+    return OMPI_QUEUE_EMU_SUCCESS;
+}
+
+static int emu_graph_retain(void *stream, void *uo)
 {
     emu_stream_t *es = (emu_stream_t *) stream;
     emu_retained_t *more;
     int status = OMPI_QUEUE_EMU_SUCCESS;
 
-    if (NULL == es) {
+    if (NULL == es || NULL == uo) {
         return OMPI_QUEUE_EMU_INVALID;
+    }
+    if (0 < emu_graph_retain_failures
+        && 0 <= opal_atomic_add_fetch_32(&emu_graph_retain_failures, -1)) {
+        return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
     }
     pthread_mutex_lock(&es->lock);
     if (NULL == es->capture) {
@@ -452,7 +498,8 @@ static int emu_capture_retain(void *stream, void *obj, void (*release)(void *obj
                                        (es->capture->nretained + 1) * sizeof(*more)))) {
         status = OMPI_QUEUE_EMU_OUT_OF_MEMORY;
     } else {
-        more[es->capture->nretained++] = (emu_retained_t){obj, release};
+        /* the caller's reference moves to the graph */
+        more[es->capture->nretained++] = (emu_user_object_t *) uo;
         es->capture->retained = more;
     }
     pthread_mutex_unlock(&es->lock);
@@ -519,6 +566,8 @@ const ompi_queue_stream_backend_t ompi_queue_stream_emulated_backend = {
     .event_query = emu_event_query,
     .event_destroy = emu_event_destroy,
     .capture_id = emu_capture_id,
-    .capture_retain = emu_capture_retain,
+    .user_object_create = emu_user_object_create,
+    .graph_retain = emu_graph_retain,
+    .user_object_release = emu_user_object_release,
     .error_name = emu_error_name,
 };

@@ -65,10 +65,13 @@ OMPI_DECLSPEC int ompi_queue_emu_memcpy_async(void *dst, const void *src, size_t
  * if end_ns is not NULL, *end_ns is the CLOCK_MONOTONIC time (ns) at which
  * the next operation starts. */
 OMPI_DECLSPEC int ompi_queue_emu_busy_async(uint64_t usec, uint64_t *end_ns, void *stream);
+/** The next n ties of a user object to a captured graph fail (out of
+ * memory), as a vendor's can: for the tests of the engine's error paths. */
+OMPI_DECLSPEC int ompi_queue_emu_fail_graph_retain(int n);
 /** Start recording the stream's posted operations into a graph. */
 OMPI_DECLSPEC int ompi_queue_emu_begin_capture(void *stream);
 /** Stop recording: *graph holds what was posted since the begin (and
- * what was tied to it: queue_stream.h, capture_retain). */
+ * what was tied to it: the user objects of queue_stream.h). */
 OMPI_DECLSPEC int ompi_queue_emu_end_capture(void *stream, void **graph);
 /** Post the graph's operations on stream, in their order. */
 OMPI_DECLSPEC int ompi_queue_emu_graph_launch(void *graph, void *stream);

@@ -57,6 +57,7 @@ typedef struct mca_queue_cuda_driver_t {
                                    unsigned int refcount, unsigned int flags);
     CUresult (*graph_retain_user_object)(CUgraph graph, CUuserObject object,
                                          unsigned int count, unsigned int flags);
+    CUresult (*user_object_release)(CUuserObject object, unsigned int count);
     CUresult (*event_create)(CUevent *event, unsigned int flags);
     CUresult (*event_record)(CUevent event, CUstream stream);
     CUresult (*event_query)(CUevent event);

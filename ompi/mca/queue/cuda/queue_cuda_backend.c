@@ -114,26 +114,29 @@ static int cuda_capture_id(void *stream, uint64_t *id)
     return res;
 }
 
-/* the graph holds the object; the driver calls release when the last
- * graph or executable graph holding it is destroyed */
-static int cuda_capture_retain(void *stream, void *obj, void (*release)(void *obj))
+static int cuda_user_object_create(void **uo, void *obj, void (*destroy)(void *obj))
+{
+    /* no destructor sync: destroy only flags the table for the host agent */
+    return cu->user_object_create((CUuserObject *) uo, obj, (CUhostFn) destroy, 1,
+                                  CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+}
+
+static int cuda_graph_retain(void *stream, void *uo)
 {
     CUstreamCaptureStatus status;
     CUgraph graph = NULL;
-    CUuserObject uo;
     CUresult res = cu->stream_get_capture_info((CUstream) stream, &status, NULL, &graph, NULL,
                                                NULL);
 
     if (CUDA_SUCCESS != res) {
         return res;
     }
-    res = cu->user_object_create(&uo, obj, (CUhostFn) release, 1,
-                                 CU_USER_OBJECT_NO_DESTRUCTOR_SYNC);
-    if (CUDA_SUCCESS != res) {
-        return res;
-    }
-    /* the graph takes our reference */
-    return cu->graph_retain_user_object(graph, uo, 1, CU_GRAPH_USER_OBJECT_MOVE);
+    return cu->graph_retain_user_object(graph, (CUuserObject) uo, 1, CU_GRAPH_USER_OBJECT_MOVE);
+}
+
+static int cuda_user_object_release(void *uo)
+{
+    return cu->user_object_release((CUuserObject) uo, 1);
 }
 
 static int cuda_event_create(void **event)
@@ -180,7 +183,9 @@ static const ompi_queue_stream_backend_t queue_cuda_backend = {
     .event_query = cuda_event_query,
     .event_destroy = cuda_event_destroy,
     .capture_id = cuda_capture_id,
-    .capture_retain = cuda_capture_retain,
+    .user_object_create = cuda_user_object_create,
+    .graph_retain = cuda_graph_retain,
+    .user_object_release = cuda_user_object_release,
     .error_name = cuda_error_name,
 };
 

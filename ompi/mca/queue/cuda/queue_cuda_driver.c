@@ -130,6 +130,7 @@ static int queue_cuda_load(void)
             {"cuUserObjectCreate", offsetof(mca_queue_cuda_driver_t, user_object_create)},
             {"cuGraphRetainUserObject",
              offsetof(mca_queue_cuda_driver_t, graph_retain_user_object)},
+            {"cuUserObjectRelease", offsetof(mca_queue_cuda_driver_t, user_object_release)},
             {"cuEventCreate", offsetof(mca_queue_cuda_driver_t, event_create)},
             {"cuEventRecord", offsetof(mca_queue_cuda_driver_t, event_record)},
             {"cuEventQuery", offsetof(mca_queue_cuda_driver_t, event_query)},

@@ -48,7 +48,22 @@ typedef struct mca_queue_hip_runtime_t {
     hipError_t (*event_record)(hipEvent_t event, hipStream_t stream);
     hipError_t (*event_query)(hipEvent_t event);
     hipError_t (*event_destroy)(hipEvent_t event);
+    /* capture; NULL in runtimes without user objects (before ROCm 5.3):
+     * a stream being captured then refuses enqueues.  The user object is
+     * opaque here, so that older headers, which lack its type, build. */
+    hipError_t (*stream_get_capture_info_v2)(hipStream_t stream, hipStreamCaptureStatus *status,
+                                             unsigned long long *id, hipGraph_t *graph,
+                                             const hipGraphNode_t **deps, size_t *ndeps);
+    hipError_t (*user_object_create)(void **object, void *ptr, void (*destroy)(void *),
+                                     unsigned int refcount, unsigned int flags);
+    hipError_t (*graph_retain_user_object)(hipGraph_t graph, void *object, unsigned int count,
+                                           unsigned int flags);
+    hipError_t (*user_object_release)(void *object, unsigned int count);
 } mca_queue_hip_runtime_t;
+
+/* hipUserObjectNoDestructorSync, hipGraphUserObjectMove (as CUDA's) */
+#define MCA_QUEUE_HIP_USER_OBJECT_NO_DESTRUCTOR_SYNC 0x1
+#define MCA_QUEUE_HIP_GRAPH_USER_OBJECT_MOVE 0x1
 
 typedef struct mca_queue_hip_component_t {
     mca_queue_base_component_t super;

@@ -26,9 +26,24 @@
 /* set by the first successful open, read only afterwards */
 static const mca_queue_hip_runtime_t *rt = NULL;
 
+static ompi_queue_stream_backend_t queue_hip_backend;
+static int hip_capture_id(void *stream, uint64_t *id);
+static int hip_user_object_create(void **uo, void *obj, void (*destroy)(void *obj));
+static int hip_graph_retain(void *stream, void *uo);
+static int hip_user_object_release(void *uo);
+
 static int hip_open(const char **reason)
 {
-    return mca_queue_hip_runtime_open(&rt, reason);
+    int ret = mca_queue_hip_runtime_open(&rt, reason);
+
+    if (OMPI_SUCCESS == ret && NULL != rt->user_object_create) {
+        /* before any queue of the type exists: read only afterwards */
+        queue_hip_backend.capture_id = hip_capture_id;
+        queue_hip_backend.user_object_create = hip_user_object_create;
+        queue_hip_backend.graph_retain = hip_graph_retain;
+        queue_hip_backend.user_object_release = hip_user_object_release;
+    }
+    return ret;
 }
 
 static int hip_host_alloc(size_t size, void **host, uint64_t *device_addr)
@@ -78,6 +93,41 @@ static int hip_is_capturing(void *stream, bool *capturing)
     return err;
 }
 
+static int hip_capture_id(void *stream, uint64_t *id)
+{
+    hipStreamCaptureStatus status;
+    unsigned long long cid = 0;
+    hipError_t err = rt->stream_get_capture_info_v2((hipStream_t) stream, &status, &cid, NULL,
+                                                    NULL, NULL);
+
+    *id = cid;
+    return err;
+}
+
+static int hip_user_object_create(void **uo, void *obj, void (*destroy)(void *obj))
+{
+    return rt->user_object_create(uo, obj, destroy, 1,
+                                  MCA_QUEUE_HIP_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+}
+
+static int hip_graph_retain(void *stream, void *uo)
+{
+    hipStreamCaptureStatus status;
+    hipGraph_t graph = NULL;
+    hipError_t err = rt->stream_get_capture_info_v2((hipStream_t) stream, &status, NULL, &graph,
+                                                    NULL, NULL);
+
+    if (hipSuccess != err) {
+        return err;
+    }
+    return rt->graph_retain_user_object(graph, uo, 1, MCA_QUEUE_HIP_GRAPH_USER_OBJECT_MOVE);
+}
+
+static int hip_user_object_release(void *uo)
+{
+    return rt->user_object_release(uo, 1);
+}
+
 static int hip_event_create(void **event)
 {
     return rt->event_create_with_flags((hipEvent_t *) event, hipEventDisableTiming);
@@ -107,7 +157,7 @@ static const char *hip_error_name(int status)
     return (NULL != name) ? name : "unknown HIP error";
 }
 
-static const ompi_queue_stream_backend_t queue_hip_backend = {
+static ompi_queue_stream_backend_t queue_hip_backend = {
     .name = "hip",
     .open = hip_open,
     .stream_context = NULL,
@@ -122,9 +172,11 @@ static const ompi_queue_stream_backend_t queue_hip_backend = {
     .event_record = hip_event_record,
     .event_query = hip_event_query,
     .event_destroy = hip_event_destroy,
-    /* not yet: a HIP stream being captured refuses enqueues */
+    /* filled by hip_open where the runtime has user objects */
     .capture_id = NULL,
-    .capture_retain = NULL,
+    .user_object_create = NULL,
+    .graph_retain = NULL,
+    .user_object_release = NULL,
     .error_name = hip_error_name,
 };
 

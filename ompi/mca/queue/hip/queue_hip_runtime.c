@@ -102,6 +102,35 @@ static int queue_hip_load(void)
                                            &err_msg)) {
             queue_hip_runtime.stream_is_capturing = NULL;
         }
+        /* capture of enqueued operations: all four, or none */
+        static const struct {
+            const char *symbol;
+            size_t offset;
+        } capture[] = {
+            {"hipStreamGetCaptureInfo_v2",
+             offsetof(mca_queue_hip_runtime_t, stream_get_capture_info_v2)},
+            {"hipUserObjectCreate", offsetof(mca_queue_hip_runtime_t, user_object_create)},
+            {"hipGraphRetainUserObject",
+             offsetof(mca_queue_hip_runtime_t, graph_retain_user_object)},
+            {"hipUserObjectRelease", offsetof(mca_queue_hip_runtime_t, user_object_release)},
+        };
+        bool all = true;
+        for (size_t i = 0; i < sizeof(capture) / sizeof(capture[0]); ++i) {
+            all = all && OPAL_SUCCESS == opal_dl_lookup(queue_hip_runtime_handle,
+                                                        capture[i].symbol,
+                                                        (void **) ((char *) &queue_hip_runtime
+                                                                   + capture[i].offset),
+                                                        &err_msg);
+        }
+        if (!all) {
+            queue_hip_runtime.stream_get_capture_info_v2 = NULL;
+            queue_hip_runtime.user_object_create = NULL;
+            queue_hip_runtime.graph_retain_user_object = NULL;
+            queue_hip_runtime.user_object_release = NULL;
+            opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_QUEUE_BASE_OUTPUT,
+                                "queue:hip: the runtime has no user objects: a stream being "
+                                "captured refuses enqueues");
+        }
     }
 
     err = queue_hip_runtime.get_device_count(&count);
