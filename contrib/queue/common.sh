@@ -19,6 +19,13 @@ OMPI_QUEUE_BUILD=${OMPI_QUEUE_BUILD:-$OMPI_QUEUE_ROOT/build}
 OMPI_QUEUE_SRC=$OMPI_QUEUE_BUILD/openmpi-$OMPI_VERSION
 PREFIX=${PREFIX:-$OMPI_QUEUE_ROOT/install}
 
+# ccache (the builds put /usr/lib/ccache first in PATH): paths under the
+# checkout are hashed relative to it and the working directory not at all,
+# so that a clean checkout somewhere else (CI's) finds what an earlier
+# build of the same sources compiled
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$OMPI_QUEUE_ROOT}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
+
 # Our files that go into the Open MPI tree, at the same paths.
 OMPI_QUEUE_OVERLAY_DIRS="config ompi opal"
 
