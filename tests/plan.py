@@ -252,7 +252,7 @@ QUICK_SCRIPTS = ('check_asan_list', 'check_bindings', 'check_headers', 'check_ma
                  'check_runner', 'check_upstream_status')
 
 # transports in the order make check-quick prefers them
-QUICK_TRANSPORTS = ('ob1', 'ulfm-ob1', 'ob1tcp', 'ucx', 'cm', 'cmsock', 'ulfm-ob1tcp')
+QUICK_TRANSPORTS = ('ob1', 'ulfm-ob1', 'ob1tcp', 'ucx', 'cm', 'cmsock', 'ulfm-ob1tcp', 'ob1mon')
 
 
 def mark_tiers(cases):

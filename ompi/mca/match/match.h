@@ -15,8 +15,10 @@
  * (MPI_Match and friends), so that later starts need no tag matching.
  *
  * The base owns what every component shares: the description of each
- * persistent point-to-point request (captured when it is created), the
- * matched-request class that replaces the program's handle, and the
+ * persistent point-to-point request (which the selected PML gives through
+ * its module's pml_describe slot, pml.h: the match framework reads no
+ * PML's requests itself, and refuses, naming it, a PML without the slot),
+ * the matched-request class that replaces the program's handle, and the
  * nonblocking match request returned by MPI_Imatch / MPI_Imatchall.
  * A component pairs point-to-point requests with their peers and builds the
  * channel that later starts use.

@@ -10,93 +10,48 @@
 
 /*
  * MPI_Match needs the arguments a persistent point-to-point request was
- * created with.  Every PML keeps them in its own request, each in its own
- * layout, so a small accessor per PML reads them there: nothing is recorded
- * when requests are created, and the PML's function table is left alone.
- * The accessor is chosen once, when the PML is selected.
- *
- * This file holds the choice and the accessor of PMLs whose requests are
- * mca_pml_base_request_t (ob1); match_base_describe_ucx.c reads pml/ucx's,
- * match_base_describe_cm.c pml/cm's.
+ * created with.  The PML that made the request describes it through its
+ * module's pml_describe slot (pml.h, patch 0045): each PML reads its own
+ * layout, so the match framework knows none, and a PML without the slot
+ * is refused by name.  Nothing is recorded when requests are created.
  */
 
 #include "ompi_config.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/match/base/base.h"
 #include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/pml/base/base.h"
-#include "ompi/mca/pml/base/pml_base_request.h"
-#include "ompi/mca/pml/base/pml_base_sendreq.h"
 #include "ompi/mca/pml/pml.h"
 
-/* the PMLs with an accessor, for the refusal's advice */
-#if OMPI_MATCH_BASE_HAVE_UCX
-#define MATCH_BASE_DESCRIBED_PMLS "ob1, ucx or cm"
-#else
-#define MATCH_BASE_DESCRIBED_PMLS "ob1 or cm"
-#endif
-
-/* matching is set up (and the accessor chosen) only when the PML is
- * selected and a match component is available */
+/* matching is set up (and the PML asked) only when the PML is selected
+ * and a match component is available */
 #define MATCH_BASE_NO_COMPONENT "no match component is available"
 
-static mca_match_base_describe_fn_t match_base_describe_fn = NULL;
+static mca_pml_base_module_describe_fn_t match_base_describe_fn = NULL;
 
-/* what MPI_Match says when the accessor is missing: every point-to-point
- * request is then refused, however it was created, so the reason is about
- * the PML and what to run instead, not about the request */
+/* what MPI_Match says when the PML does not describe its requests: every
+ * point-to-point request is then refused, however it was created, so the
+ * reason is about the PML, not about the request */
 static char match_base_describe_refusal[192] = MATCH_BASE_NO_COMPONENT;
-
-/* ob1: the arguments are in the request's mca_pml_base_request_t (a
- * buffered send's staging buffer goes to the send request's own req_addr,
- * never to the base's) */
-static bool match_base_describe_pml_base(const ompi_request_t *request,
-                                         mca_match_p2p_desc_t *desc)
-{
-    const mca_pml_base_request_t *base = (const mca_pml_base_request_t *) request;
-
-    switch (base->req_type) {
-    case MCA_PML_REQUEST_SEND:
-        desc->is_send = true;
-        desc->mode = ((const mca_pml_base_send_request_t *) request)->req_send_mode;
-        break;
-    case MCA_PML_REQUEST_RECV:
-        desc->is_send = false;
-        desc->mode = MCA_PML_BASE_SEND_STANDARD;
-        break;
-    default:
-        return false;
-    }
-    desc->buf = base->req_addr;
-    desc->count = base->req_count;
-    desc->datatype = base->req_datatype;
-    desc->peer = base->req_peer;
-    desc->tag = base->req_tag;
-    desc->comm = base->req_comm;
-    return true;
-}
 
 int mca_match_base_describe_init(void)
 {
     const char *pml = mca_pml_base_selected_component.pmlm_version.mca_component_name;
 
-    if (0 == strcmp(pml, "ob1")) {
-        match_base_describe_fn = match_base_describe_pml_base;
-    } else if (NULL == (match_base_describe_fn = mca_match_base_describe_ucx_fn(pml))) {
-        match_base_describe_fn = mca_match_base_describe_cm_fn(pml);
-    }
+    /* read once: a PML that interposes on another (pml/monitoring) has
+     * replaced mca_pml by now, with or without the slot */
+    match_base_describe_fn = mca_pml.pml_describe;
     if (NULL == match_base_describe_fn) {
         (void) snprintf(match_base_describe_refusal, sizeof(match_base_describe_refusal),
-                        "pml %s cannot describe its persistent requests to MPI_Match; "
-                        "run with --mca pml " MATCH_BASE_DESCRIBED_PMLS, pml);
+                        "pml %s does not describe its persistent requests (no pml_describe); "
+                        "run with a PML that does, such as --mca pml ob1", pml);
         opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
                             "match:base: PML %s: persistent point-to-point requests cannot "
-                            "be matched (no accessor for its requests)", pml);
+                            "be matched (no pml_describe)", pml);
     }
     return OMPI_SUCCESS;
 }
@@ -119,5 +74,5 @@ bool mca_match_base_describe(const ompi_request_t *request, mca_match_p2p_desc_t
         || !request->req_persistent || mca_match_request_is(request)) {
         return false;
     }
-    return match_base_describe_fn(request, desc);
+    return OMPI_SUCCESS == match_base_describe_fn(request, desc);
 }

@@ -70,17 +70,9 @@ typedef enum {
     MCA_MATCH_STATE_FAILED = 2,
 } mca_match_state_t;
 
-/** The arguments of a persistent point-to-point request's creation. */
-typedef struct mca_match_p2p_desc_t {
-    bool is_send;
-    void *buf;
-    size_t count;
-    struct ompi_datatype_t *datatype;
-    int peer;                       /**< destination, or source (maybe MPI_ANY_SOURCE) */
-    int tag;                        /**< tag (maybe MPI_ANY_TAG) */
-    mca_pml_base_send_mode_t mode;  /**< send mode */
-    struct ompi_communicator_t *comm;
-} mca_match_p2p_desc_t;
+/** The arguments of a persistent point-to-point request's creation, as
+ * the PML's pml_describe gives them (pml.h). */
+typedef mca_pml_base_persistent_desc_t mca_match_p2p_desc_t;
 
 struct mca_match_op_t;
 
@@ -221,7 +213,7 @@ static inline void mca_match_request_channel_cancelled(mca_match_request_t *req)
  * @retval OMPI_SUCCESS
  * @retval OMPI_ERR_REQUEST        the program's error
  * @retval OMPI_ERR_NOT_SUPPORTED  a point-to-point request, but the PML
- *                                 cannot describe its requests
+ *                                 does not describe its requests
  */
 OMPI_DECLSPEC int mca_match_request_check(ompi_request_t *request, const char **reason);
 
@@ -264,32 +256,23 @@ OMPI_DECLSPEC int mca_match_base_channel_connect(mca_match_request_t *request,
                                                  const mca_match_channel_info_t *accept);
 
 /**
- * The arguments a persistent point-to-point request was created with, read
- * from the selected PML's own request.
+ * The arguments a persistent point-to-point request was created with, as
+ * the selected PML describes them (its module's pml_describe).
  *
- * @retval false  not such a request, or the PML has no accessor
+ * @retval false  not such a request, or the PML does not describe its
+ *                requests
  */
 OMPI_DECLSPEC bool mca_match_base_describe(const ompi_request_t *request,
                                            mca_match_p2p_desc_t *desc);
 
-/** A PML's accessor: fills desc from one of its persistent requests. */
-typedef bool (*mca_match_base_describe_fn_t)(const ompi_request_t *request,
-                                             mca_match_p2p_desc_t *desc);
-
-/** pml/ucx's accessor when pml is "ucx" and UCX was found, else NULL. */
-mca_match_base_describe_fn_t mca_match_base_describe_ucx_fn(const char *pml);
-
-/** pml/cm's accessor when pml is "cm", else NULL. */
-mca_match_base_describe_fn_t mca_match_base_describe_cm_fn(const char *pml);
-
-/** Choose the accessor of the selected PML (once it is selected), and forget it. */
+/** Take the selected PML's pml_describe (once it is selected), and forget it. */
 OMPI_DECLSPEC int mca_match_base_describe_init(void);
 OMPI_DECLSPEC void mca_match_base_describe_fini(void);
 
 /**
  * Why no persistent point-to-point request can be matched at all: the
- * selected PML has no accessor (the reason names it and the PMLs that
- * have one), or no match component is available.
+ * selected PML has no pml_describe (the reason names it), or no match
+ * component is available.
  *
  * @return the reason, or NULL when the PML's requests can be described
  */
