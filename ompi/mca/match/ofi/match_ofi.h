@@ -88,6 +88,7 @@
 #include "opal/datatype/opal_convertor.h"
 #include "opal/mca/threads/mutex.h"
 #include "ompi/mca/match/match.h"
+#include "ompi/mca/match/base/match_base_chan.h"
 #include "ompi/request/request.h"
 
 BEGIN_C_DECLS
@@ -155,34 +156,23 @@ typedef struct mca_match_ofi_slot_t {
 
 /** One half of a channel: the matched request's mr_chan. */
 typedef struct mca_match_ofi_half_t {
-    opal_object_t super;
-    struct mca_match_request_t *owner;        /**< the matched request it runs on */
-    struct mca_match_ofi_half_t *next, *prev; /**< on the active list */
+    mca_match_base_chan_half_t super;
     fi_addr_t peer;         /**< the peer's endpoint in the address vector */
     uint64_t peer_data;     /**< completion data naming the peer's slot */
     uint64_t peer_addr;     /**< where writes land: address, or offset without FI_MR_VIRT_ADDR */
     uint64_t peer_key;
     uint32_t slot;          /**< own slot index */
     bool has_slot;
-    bool is_send;
-    bool sync;              /**< synchronous send: completes once granted */
-    bool contiguous;        /**< this side's data is one block at cptr */
     bool inject;            /**< send: messages are injected */
-    bool truncated;         /**< receive: the sender's message is larger */
     bool armed;             /**< send: the next message is posted as a triggered write */
     uint32_t ring;          /**< entries of the receiver's ring, 0: every message granted */
     size_t stride;          /**< bytes between ring entries */
     unsigned char *ring_buf; /**< receive: the ring */
-    size_t bytes;           /**< moved per message: min of the two sides */
-    unsigned char *cptr;    /**< contiguous data */
     unsigned char *bounce;  /**< packed data of a non-contiguous side */
     struct fid_mr *mr;      /**< receive: the landing buffer; send: its source (FI_MR_LOCAL) */
     void *desc;             /**< send: the source's descriptor, or NULL */
     uint64_t count;         /**< messages completed */
     int stage;              /**< progress of the current message */
-    int status;             /**< error of the current message, MPI_SUCCESS if none */
-    struct ompi_datatype_t *datatype; /**< retained: the program may free it */
-    opal_convertor_t convertor;
 } mca_match_ofi_half_t;
 
 OBJ_CLASS_DECLARATION(mca_match_ofi_half_t);
@@ -193,9 +183,12 @@ extern const mca_match_channel_ops_t mca_match_ofi_channel_ops;
 /** Everything below is under this lock (taken only when threads are in use). */
 extern opal_mutex_t mca_match_ofi_lock;
 
+/** The channel: its active list, progress, stages and open state
+ * (match_ofi_request.c). */
+extern mca_match_base_chan_t mca_match_ofi_chan;
+
 /* the fabric, the endpoint, the slots, the peers (match_ofi_component.c) */
 int mca_match_ofi_open_fabric(void);
-bool mca_match_ofi_is_open(void);
 struct fid_ep *mca_match_ofi_ep(void);
 struct fid_cq *mca_match_ofi_cq(void);
 const char *mca_match_ofi_provider(void);
@@ -219,9 +212,10 @@ int mca_match_ofi_slot_trigger(uint32_t index, uint64_t *addr, uint64_t *key);
 bool mca_match_ofi_triggered(void);
 
 /* halves (match_ofi_request.c) */
-mca_match_ofi_half_t *mca_match_ofi_half_new(struct mca_match_request_t *owner, bool is_send);
+/** A new half of this channel for one side of owner (mca_match_base_chan_half_new) */
+#define mca_match_ofi_half_new(owner, is_send) \
+    MCA_MATCH_BASE_CHAN_HALF_NEW(mca_match_ofi_half_t, mca_match_ofi_chan, owner, is_send)
 int mca_match_ofi_progress(void);
-void mca_match_ofi_request_fini(void);
 
 END_C_DECLS
 

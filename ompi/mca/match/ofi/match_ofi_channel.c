@@ -72,7 +72,8 @@ static int match_ofi_reach_peer(struct ompi_proc_t *peer, const mca_match_channe
     const void *name, *prov;
     size_t name_len, prov_len;
 
-    if (!mca_match_base_tail_piece(info, MATCH_OFI_TAIL_PIECES, 0, &name, &name_len) || 0 == name_len
+    if (!mca_match_base_tail_piece(info, MATCH_OFI_TAIL_PIECES, 0, &name, &name_len)
+        || 0 == name_len
         || !mca_match_base_tail_piece(info, MATCH_OFI_TAIL_PIECES, 1, &prov, &prov_len)) {
         return OMPI_ERR_BAD_PARAM;
     }
@@ -177,7 +178,7 @@ static int match_ofi_landing(mca_match_ofi_half_t *req, uint64_t *addr, uint64_t
 {
     void *desc;
 
-    if (0 == req->bytes) {
+    if (0 == req->super.bytes) {
         mca_match_ofi_doorbell(addr, key);
         return OMPI_SUCCESS;
     }
@@ -189,14 +190,15 @@ static int match_ofi_landing(mca_match_ofi_half_t *req, uint64_t *addr, uint64_t
         return mca_match_ofi_mr_reg(req->ring_buf, req->ring * req->stride, FI_REMOTE_WRITE,
                                     &req->mr, addr, key, &desc);
     }
-    if (!req->contiguous) {
-        req->bounce = malloc(req->bytes);
+    if (!req->super.contiguous) {
+        req->bounce = malloc(req->super.bytes);
         if (NULL == req->bounce) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
     }
-    return mca_match_ofi_mr_reg(req->contiguous ? (void *) req->cptr : (void *) req->bounce,
-                                req->bytes, FI_REMOTE_WRITE, &req->mr, addr, key, &desc);
+    return mca_match_ofi_mr_reg(req->super.contiguous ? (void *) req->super.cptr
+                                                      : (void *) req->bounce,
+                                req->super.bytes, FI_REMOTE_WRITE, &req->mr, addr, key, &desc);
 }
 
 static int match_ofi_accept(mca_match_request_t *request, struct ompi_proc_t *peer,
@@ -214,8 +216,8 @@ static int match_ofi_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     if (NULL == req) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    req->bytes = offer->bytes < info->bytes ? offer->bytes : info->bytes;
-    req->truncated = offer->bytes > info->bytes;
+    req->super.bytes = offer->bytes < info->bytes ? offer->bytes : info->bytes;
+    req->super.truncated = offer->bytes > info->bytes;
     req->peer_data = offer->word[0];
     req->peer_addr = offer->word[1];
     req->peer_key = offer->word[2];
@@ -225,7 +227,7 @@ static int match_ofi_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     if (OMPI_SUCCESS != ret) {
         goto err_unlock;
     }
-    if (req->bytes > mca_match_ofi_max_msg_size()) {
+    if (req->super.bytes > mca_match_ofi_max_msg_size()) {
         OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
         OBJ_RELEASE(req);
         return match_ofi_decline(request, "a message larger than the provider's max_msg_size");
@@ -234,9 +236,10 @@ static int match_ofi_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     if (OMPI_SUCCESS != ret) {
         goto err_unlock;
     }
-    if (0 != (offer->flags & MATCH_OFI_RING_OK) && req->bytes <= mca_match_ofi_inject_size()) {
+    if (0 != (offer->flags & MATCH_OFI_RING_OK)
+        && req->super.bytes <= mca_match_ofi_inject_size()) {
         req->ring = mca_match_ofi_ring();
-        req->stride = (req->bytes + 7) & ~(size_t) 7;
+        req->stride = (req->super.bytes + 7) & ~(size_t) 7;
     }
     ret = mca_match_ofi_slot_alloc(&req->slot, &data);
     if (OMPI_SUCCESS != ret) {
@@ -254,22 +257,20 @@ static int match_ofi_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     }
     OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
 
-    opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
-                        "match:ofi: receive half in slot %u: %zu bytes into %s%s%s",
-                        req->slot, req->bytes,
-                        0 == req->bytes   ? "the doorbell"
-                        : 0 != req->ring  ? "a ring"
-                        : req->contiguous ? "the receive buffer"
-                                          : "a bounce buffer",
-                        0 != req->ring ? ", granted every half ring" : "",
-                        req->truncated ? ", truncated" : "");
     info->flags = req->ring;
     info->word[0] = data;
     info->word[1] = addr;
     info->word[2] = key;
-    request->mr_chan = req;
-    request->mr_chan_ops = &mca_match_ofi_channel_ops;
-    return OMPI_SUCCESS;
+    opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
+                        "match:ofi: receive half in slot %u: %zu bytes into %s%s%s",
+                        req->slot, req->super.bytes,
+                        0 == req->super.bytes   ? "the doorbell"
+                        : 0 != req->ring  ? "a ring"
+                        : req->super.contiguous ? "the receive buffer"
+                                          : "a bounce buffer",
+                        0 != req->ring ? ", granted every half ring" : "",
+                        req->super.truncated ? ", truncated" : "");
+    return mca_match_base_chan_attach(request, &req->super, &mca_match_ofi_channel_ops);
 
 err_unlock:
     OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
@@ -283,8 +284,8 @@ static int match_ofi_source(mca_match_ofi_half_t *req)
 {
     uint64_t addr, key;
 
-    if (!req->contiguous && 0 < req->bytes) {
-        req->bounce = malloc(req->bytes);
+    if (!req->super.contiguous && 0 < req->super.bytes) {
+        req->bounce = malloc(req->super.bytes);
         if (NULL == req->bounce) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
@@ -292,8 +293,9 @@ static int match_ofi_source(mca_match_ofi_half_t *req)
     if (req->inject || !mca_match_ofi_mr_local()) {
         return OMPI_SUCCESS;
     }
-    return mca_match_ofi_mr_reg(req->contiguous ? (void *) req->cptr : (void *) req->bounce,
-                                req->bytes, FI_WRITE, &req->mr, &addr, &key, &req->desc);
+    return mca_match_ofi_mr_reg(req->super.contiguous ? (void *) req->super.cptr
+                                                      : (void *) req->bounce,
+                                req->super.bytes, FI_WRITE, &req->mr, &addr, &key, &req->desc);
 }
 
 static int match_ofi_connect(mca_match_request_t *request, const mca_match_channel_info_t *offer,
@@ -313,8 +315,8 @@ static int match_ofi_connect(mca_match_request_t *request, const mca_match_chann
     }
     req->slot = index;
     req->has_slot = true;
-    req->bytes = offer->bytes < accept->bytes ? offer->bytes : accept->bytes;
-    req->sync = MCA_PML_BASE_SEND_SYNCHRONOUS == request->mr_desc.mode;
+    req->super.bytes = offer->bytes < accept->bytes ? offer->bytes : accept->bytes;
+    req->super.sync = MCA_PML_BASE_SEND_SYNCHRONOUS == request->mr_desc.mode;
     req->peer_data = accept->word[0];
     req->peer_addr = accept->word[1];
     req->peer_key = accept->word[2];
@@ -326,13 +328,13 @@ static int match_ofi_connect(mca_match_request_t *request, const mca_match_chann
             return OMPI_ERR_BAD_PARAM;
         }
         req->ring = accept->flags;
-        req->stride = (req->bytes + 7) & ~(size_t) 7;
+        req->stride = (req->super.bytes + 7) & ~(size_t) 7;
     }
 
     OPAL_THREAD_LOCK(&mca_match_ofi_lock);
     /* grants that came before this point are counted in the slot */
     mca_match_ofi_slot(index)->half = req;
-    req->inject = req->bytes <= mca_match_ofi_inject_size();
+    req->inject = req->super.bytes <= mca_match_ofi_inject_size();
     ret = match_ofi_reach_peer(peer, accept, &req->peer);
     if (OMPI_SUCCESS == ret) {
         ret = match_ofi_source(req);
@@ -346,12 +348,10 @@ static int match_ofi_connect(mca_match_request_t *request, const mca_match_chann
     }
     opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
                         "match:ofi: send half in slot %u: %zu bytes, %s%s%s", req->slot,
-                        req->bytes, req->inject ? "injected" : "written",
-                        req->sync ? ", synchronous" : "",
+                        req->super.bytes, req->inject ? "injected" : "written",
+                        req->super.sync ? ", synchronous" : "",
                         0 != req->ring ? " into a receive ring" : "");
-    request->mr_chan = req;
-    request->mr_chan_ops = &mca_match_ofi_channel_ops;
-    return OMPI_SUCCESS;
+    return mca_match_base_chan_attach(request, &req->super, &mca_match_ofi_channel_ops);
 }
 
 static void match_ofi_abandon(mca_match_request_t *request, const mca_match_channel_info_t *offer)
@@ -363,12 +363,5 @@ static void match_ofi_abandon(mca_match_request_t *request, const mca_match_chan
     OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
 }
 
-mca_match_base_module_t mca_match_ofi_module = {
-    .match_component = &mca_match_ofi_component.super,
-    .match_p2p = NULL,
-    .match_channel_id = MCA_MATCH_CHANNEL_OFI,
-    .match_channel_offer = match_ofi_offer,
-    .match_channel_accept = match_ofi_accept,
-    .match_channel_connect = match_ofi_connect,
-    .match_channel_abandon = match_ofi_abandon,
-};
+mca_match_base_module_t mca_match_ofi_module =
+    MCA_MATCH_BASE_CHAN_MODULE(&mca_match_ofi_component.super, MCA_MATCH_CHANNEL_OFI, match_ofi);

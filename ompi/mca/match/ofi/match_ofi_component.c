@@ -44,11 +44,8 @@
 #include <rdma/fi_cm.h>
 #include <rdma/fi_errno.h>
 
-#include "opal/class/opal_hash_table.h"
-#include "opal/class/opal_list.h"
 #include "opal/mca/base/mca_base_pvar.h"
 #include "opal/mca/common/ofi/common_ofi.h"
-#include "opal/runtime/opal_progress.h"
 #include "opal/util/argv.h"
 #include "opal/util/output.h"
 #include "opal/util/proc.h"
@@ -72,29 +69,19 @@ opal_mutex_t mca_match_ofi_lock = OPAL_MUTEX_STATIC_INIT;
  * and endpoint name (a peer whose endpoint changed, in a new session,
  * gets a new record). */
 typedef struct {
-    opal_list_item_t super;
+    mca_match_base_peer_t super; /**< name: the peer's endpoint name */
     fi_addr_t addr;
-    size_t name_len;
-    unsigned char *name;
 } match_ofi_peer_t;
 
 static void match_ofi_peer_construct(match_ofi_peer_t *p)
 {
     p->addr = FI_ADDR_NOTAVAIL;
-    p->name = NULL;
-    p->name_len = 0;
 }
 
-static void match_ofi_peer_destruct(match_ofi_peer_t *p)
-{
-    free(p->name);
-}
-
-static OBJ_CLASS_INSTANCE(match_ofi_peer_t, opal_list_item_t, match_ofi_peer_construct,
-                          match_ofi_peer_destruct);
+static OBJ_CLASS_INSTANCE(match_ofi_peer_t, mca_match_base_peer_t, match_ofi_peer_construct,
+                          NULL);
 
 static struct {
-    int state;                /**< 0 not tried, 1 open, -1 failed */
     struct fi_info *info;
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -115,12 +102,9 @@ static struct {
     uint64_t doorbell_key;
     bool triggered;           /**< the provider has FI_TRIGGER and FI_RMA_EVENT, and they are wanted */
     mca_match_ofi_slot_t *slots;
-    uint32_t *free_slots;     /**< stack of free slot indices */
+    mca_match_base_slots_t free_slots;
     uint32_t nslots;
-    uint32_t nfree;
-    opal_hash_table_t peers;  /**< ompi_proc_t * -> match_ofi_peer_t * */
-    opal_list_t peer_list;    /**< every match_ofi_peer_t made */
-    bool progressing;
+    mca_match_base_peers_t peers; /**< of match_ofi_peer_t */
 } match_ofi;
 
 static int match_ofi_register(void)
@@ -350,12 +334,6 @@ static void match_ofi_drain(void)
 
 static void match_ofi_teardown(void)
 {
-    opal_list_item_t *item;
-
-    if (match_ofi.progressing) {
-        (void) opal_progress_unregister(mca_match_ofi_progress);
-        match_ofi.progressing = false;
-    }
     if (NULL != match_ofi.cq && NULL != match_ofi.ep) {
         match_ofi_drain();
     }
@@ -396,16 +374,10 @@ static void match_ofi_teardown(void)
     if (NULL != match_ofi.info) {
         fi_freeinfo(match_ofi.info);
     }
-    if (0 != match_ofi.state) {
-        while (NULL != (item = opal_list_remove_first(&match_ofi.peer_list))) {
-            OBJ_RELEASE(item);
-        }
-        OBJ_DESTRUCT(&match_ofi.peers);
-        OBJ_DESTRUCT(&match_ofi.peer_list);
-    }
+    mca_match_base_peers_fini(&match_ofi.peers, NULL);
     free(match_ofi.doorbell);
     free(match_ofi.slots);
-    free(match_ofi.free_slots);
+    mca_match_base_slots_fini(&match_ofi.free_slots);
     memset(&match_ofi, 0, sizeof(match_ofi));
 }
 
@@ -449,8 +421,8 @@ static void match_ofi_want_triggers(void)
                         match_ofi.triggered ? "offers" : "offers no");
 }
 
-/* lock held: the fabric, the endpoint, the doorbell and the slots, once */
-int mca_match_ofi_open_fabric(void)
+/* lock held: the fabric, the endpoint, the doorbell and the slots */
+static int match_ofi_open(void)
 {
     const mca_match_ofi_component_t *c = &mca_match_ofi_component;
     struct fi_info *hints = NULL, *list = NULL, *chosen;
@@ -460,13 +432,7 @@ int mca_match_ofi_open_fabric(void)
     void *desc;
     int ret;
 
-    if (0 != match_ofi.state) {
-        return 1 == match_ofi.state ? OMPI_SUCCESS : OMPI_ERR_NOT_AVAILABLE;
-    }
-    match_ofi.state = -1;
-    OBJ_CONSTRUCT(&match_ofi.peers, opal_hash_table_t);
-    OBJ_CONSTRUCT(&match_ofi.peer_list, opal_list_t);
-    if (OPAL_SUCCESS != opal_hash_table_init(&match_ofi.peers, 64)) {
+    if (OMPI_SUCCESS != mca_match_base_peers_init(&match_ofi.peers)) {
         goto err;
     }
 
@@ -586,8 +552,8 @@ int mca_match_ofi_open_fabric(void)
     match_ofi.doorbell = calloc(1, MATCH_OFI_DOORBELL_BYTES);
     match_ofi.nslots = c->max_channels;
     match_ofi.slots = calloc(match_ofi.nslots, sizeof(mca_match_ofi_slot_t));
-    match_ofi.free_slots = malloc(match_ofi.nslots * sizeof(uint32_t));
-    if (NULL == match_ofi.doorbell || NULL == match_ofi.slots || NULL == match_ofi.free_slots) {
+    if (NULL == match_ofi.doorbell || NULL == match_ofi.slots
+        || OMPI_SUCCESS != mca_match_base_slots_init(&match_ofi.free_slots, match_ofi.nslots)) {
         goto err;
     }
     ret = mca_match_ofi_mr_reg(match_ofi.doorbell, MATCH_OFI_DOORBELL_BYTES, FI_REMOTE_WRITE,
@@ -596,15 +562,9 @@ int mca_match_ofi_open_fabric(void)
     if (OMPI_SUCCESS != ret) {
         goto err;
     }
-    for (uint32_t i = 0; i < match_ofi.nslots; ++i) {
-        match_ofi.free_slots[i] = match_ofi.nslots - 1 - i;
-    }
-    match_ofi.nfree = match_ofi.nslots;
-    match_ofi.state = 1;
     /* the endpoint is progressed from now on: a peer's writes, and over
      * connection-based providers its connection, need this side too */
-    match_ofi.progressing = true;
-    (void) opal_progress_register(mca_match_ofi_progress);
+    mca_match_base_chan_progress_on(&mca_match_ofi_chan);
     opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
                         "match:ofi: provider %s (fabric %s, domain %s), mr_mode 0x%llx, "
                         "completion data %zu bytes, messages up to %zu bytes injected, %u slots, "
@@ -619,17 +579,15 @@ err_fi:
     opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
                         "match:ofi: %s failed (%s): pairs fall back", what, fi_strerror(-ret));
 err:
-    /* state stays -1: the next pair does not try again */
+    /* the next pair does not try again (mca_match_base_chan_open) */
     match_ofi_teardown();
-    match_ofi.state = -1;
-    OBJ_CONSTRUCT(&match_ofi.peers, opal_hash_table_t);
-    OBJ_CONSTRUCT(&match_ofi.peer_list, opal_list_t);
     return OMPI_ERR_NOT_AVAILABLE;
 }
 
-bool mca_match_ofi_is_open(void)
+/* lock held: the fabric, the endpoint, the doorbell and the slots, once */
+int mca_match_ofi_open_fabric(void)
 {
-    return 1 == match_ofi.state;
+    return mca_match_base_chan_open(&mca_match_ofi_chan, match_ofi_open);
 }
 
 struct fid_ep *mca_match_ofi_ep(void)
@@ -754,30 +712,17 @@ int mca_match_ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr *
 /* lock held: the peer's endpoint in the address vector */
 int mca_match_ofi_reach(struct ompi_proc_t *proc, const void *name, size_t len, fi_addr_t *addr)
 {
-    match_ofi_peer_t *peer = NULL;
-    void *value;
+    match_ofi_peer_t *peer;
 
-    if (OPAL_SUCCESS
-        == opal_hash_table_get_value_uint64(&match_ofi.peers, (uint64_t) (uintptr_t) proc,
-                                            &value)) {
-        peer = (match_ofi_peer_t *) value;
-        if (peer->name_len != len || 0 != memcmp(peer->name, name, len)) {
-            peer = NULL;
-        }
-    }
+    peer = (match_ofi_peer_t *) mca_match_base_peers_find(&match_ofi.peers, proc, name, len, NULL,
+                                                          0);
     if (NULL == peer) {
-        peer = OBJ_NEW(match_ofi_peer_t);
+        peer = (match_ofi_peer_t *) mca_match_base_peer_new(OBJ_CLASS(match_ofi_peer_t), name,
+                                                            len, NULL, 0);
         if (NULL == peer) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
-        peer->name = malloc(len);
-        if (NULL == peer->name) {
-            OBJ_RELEASE(peer);
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        }
-        memcpy(peer->name, name, len);
-        peer->name_len = len;
-        if (1 != fi_av_insert(match_ofi.av, peer->name, 1, &peer->addr, 0, NULL)) {
+        if (1 != fi_av_insert(match_ofi.av, peer->super.name, 1, &peer->addr, 0, NULL)) {
             opal_output_verbose(MCA_BASE_VERBOSE_INFO, OMPI_MATCH_BASE_OUTPUT,
                                 "match:ofi: cannot insert the endpoint of %s into the address "
                                 "vector",
@@ -785,10 +730,8 @@ int mca_match_ofi_reach(struct ompi_proc_t *proc, const void *name, size_t len, 
             OBJ_RELEASE(peer);
             return OMPI_ERR_UNREACH;
         }
-        opal_list_append(&match_ofi.peer_list, &peer->super);
-        if (OPAL_SUCCESS
-            != opal_hash_table_set_value_uint64(&match_ofi.peers, (uint64_t) (uintptr_t) proc,
-                                                peer)) {
+        mca_match_base_peers_keep(&match_ofi.peers, &peer->super);
+        if (OMPI_SUCCESS != mca_match_base_peers_set(&match_ofi.peers, proc, &peer->super)) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
     }
@@ -802,10 +745,9 @@ int mca_match_ofi_slot_alloc(uint32_t *index, uint64_t *data)
 {
     mca_match_ofi_slot_t *s;
 
-    if (0 == match_ofi.nfree) {
+    if (OMPI_SUCCESS != mca_match_base_slots_get(&match_ofi.free_slots, index)) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    *index = match_ofi.free_slots[--match_ofi.nfree];
     s = &match_ofi.slots[*index];
     /* the generation steps over the bits of a ring position, which writes
      * into a ring add to the data */
@@ -868,7 +810,7 @@ void mca_match_ofi_slot_release(uint32_t index, void *keep, struct fid_mr *keep_
 {
     mca_match_ofi_slot_t *s;
 
-    if (1 != match_ofi.state) {
+    if (!mca_match_base_chan_is_open(&mca_match_ofi_chan)) {
         free(keep);
         return;
     }
@@ -901,17 +843,15 @@ void mca_match_ofi_slot_done(mca_match_ofi_slot_t *s)
     s->trig_bell_mr = NULL;
     if (s->used) {
         s->used = false;
-        match_ofi.free_slots[match_ofi.nfree++] = (uint32_t) (s - match_ofi.slots);
+        mca_match_base_slots_put(&match_ofi.free_slots, (uint32_t) (s - match_ofi.slots));
     }
 }
 
 static int match_ofi_finalize(void)
 {
     OPAL_THREAD_LOCK(&mca_match_ofi_lock);
-    mca_match_ofi_request_fini();
-    if (0 != match_ofi.state) {
-        match_ofi_teardown();
-    }
+    match_ofi_teardown();
+    mca_match_base_chan_fini(&mca_match_ofi_chan);
     OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
     return OMPI_SUCCESS;
 }

@@ -61,33 +61,28 @@
 #include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/match/ofi/match_ofi.h"
 
-#define MATCH_OFI_DONE_BATCH 32
 #define MATCH_OFI_CQ_BATCH 16
 #define MATCH_OFI_CQ_ROUNDS 4
-
-static mca_match_ofi_half_t *match_ofi_active = NULL;
 
 /* the source of zero-byte writes (grants, empty messages) */
 static uint64_t match_ofi_zero = 0;
 
 static void match_ofi_half_construct(mca_match_ofi_half_t *req)
 {
-    memset(&req->owner, 0, offsetof(mca_match_ofi_half_t, convertor)
-                               - offsetof(mca_match_ofi_half_t, owner));
+    memset(&req->peer, 0, sizeof(*req) - offsetof(mca_match_ofi_half_t, peer));
     req->peer = FI_ADDR_NOTAVAIL;
-    OBJ_CONSTRUCT(&req->convertor, opal_convertor_t);
 }
 
 static void match_ofi_half_destruct(mca_match_ofi_half_t *req)
 {
     OPAL_THREAD_LOCK(&mca_match_ofi_lock);
-    if (mca_match_ofi_is_open() && req->armed && req->has_slot) {
+    if (mca_match_base_chan_is_open(&mca_match_ofi_chan) && req->armed && req->has_slot) {
         /* never set off: take the triggered write back; its completion
          * (cancelled) frees the slot */
         (void) fi_cancel(&mca_match_ofi_ep()->fid, &mca_match_ofi_slot(req->slot)->ctx);
         req->armed = false;
     }
-    if (mca_match_ofi_is_open()) {
+    if (mca_match_base_chan_is_open(&mca_match_ofi_chan)) {
         if (req->has_slot) {
             /* the slot closes the registration and frees the bounce
              * buffer, at once or when a write from them completes */
@@ -105,38 +100,13 @@ static void match_ofi_half_destruct(mca_match_ofi_half_t *req)
     OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
     free(req->bounce);
     free(req->ring_buf);
-    OBJ_DESTRUCT(&req->convertor);
-    if (NULL != req->datatype) {
-        OMPI_DATATYPE_RELEASE(req->datatype);
-    }
 }
 
-OBJ_CLASS_INSTANCE(mca_match_ofi_half_t, opal_object_t, match_ofi_half_construct,
+OBJ_CLASS_INSTANCE(mca_match_ofi_half_t, mca_match_base_chan_half_t, match_ofi_half_construct,
                    match_ofi_half_destruct);
 
-mca_match_ofi_half_t *mca_match_ofi_half_new(mca_match_request_t *owner, bool is_send)
-{
-    mca_match_ofi_half_t *req = OBJ_NEW(mca_match_ofi_half_t);
-    int ret;
-
-    if (NULL == req) {
-        return NULL;
-    }
-    req->owner = owner;
-    req->is_send = is_send;
-    /* the matched request's original request, which held the datatype, is freed */
-    ret = mca_match_base_channel_side_prepare(is_send, owner->mr_desc.buf, owner->mr_desc.count,
-                                              owner->mr_desc.datatype, &req->datatype,
-                                              &req->contiguous, &req->cptr, &req->convertor);
-    if (OMPI_SUCCESS != ret) {
-        OBJ_RELEASE(req);
-        return NULL;
-    }
-    return req;
-}
-
 /* lock held: a post's outcome.  Returns true when the post is done with
- * (posted, or failed for good: req->status says), false to try again. */
+ * (posted, or failed for good: MCA_MATCH_BASE_CHAN_STATUS(&req->super) says), false to try again. */
 static bool match_ofi_posted(mca_match_ofi_half_t *req, ssize_t ret, const char *what)
 {
     if (OPAL_LIKELY(0 == ret)) {
@@ -145,10 +115,10 @@ static bool match_ofi_posted(mca_match_ofi_half_t *req, ssize_t ret, const char 
     if (-FI_EAGAIN == ret) {
         return false;
     }
-    opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT,
-                        "match:ofi: %s of %zu bytes failed: %s", what,
-                        req->is_send ? req->bytes : (size_t) 0, fi_strerror((int) -ret));
-    req->status = MPI_ERR_OTHER;
+    opal_output_verbose(
+        MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT, "match:ofi: %s of %zu bytes failed: %s",
+        what, req->super.is_send ? req->super.bytes : (size_t) 0, fi_strerror((int) -ret));
+    MCA_MATCH_BASE_CHAN_STATUS(&req->super) = MPI_ERR_OTHER;
     return true;
 }
 
@@ -162,8 +132,8 @@ static bool match_ofi_posted(mca_match_ofi_half_t *req, ssize_t ret, const char 
 static ssize_t match_ofi_write(mca_match_ofi_half_t *req, mca_match_ofi_slot_t *slot,
                                bool triggered)
 {
-    const void *src = 0 == req->bytes  ? (const void *) &match_ofi_zero
-                      : req->contiguous ? (const void *) req->cptr
+    const void *src = 0 == req->super.bytes  ? (const void *) &match_ofi_zero
+                      : req->super.contiguous ? (const void *) req->super.cptr
                                         : (const void *) req->bounce;
     struct iovec iov;
     struct fi_rma_iov rma;
@@ -179,13 +149,13 @@ static ssize_t match_ofi_write(mca_match_ofi_half_t *req, mca_match_ofi_slot_t *
         data |= pos << MCA_MATCH_OFI_INDEX_BITS;
     }
     if (req->inject && !triggered) {
-        return fi_inject_writedata(mca_match_ofi_ep(), src, req->bytes, data, req->peer, addr,
+        return fi_inject_writedata(mca_match_ofi_ep(), src, req->super.bytes, data, req->peer, addr,
                                    req->peer_key);
     }
     iov.iov_base = (void *) src;
-    iov.iov_len = req->bytes;
+    iov.iov_len = req->super.bytes;
     rma.addr = addr;
-    rma.len = req->bytes;
+    rma.len = req->super.bytes;
     rma.key = req->peer_key;
     memset(&msg, 0, sizeof(msg));
     msg.msg_iov = &iov;
@@ -222,8 +192,8 @@ static bool match_ofi_send_advance(mca_match_ofi_half_t *req, uint64_t m)
             || slot->in_flight) {
             return false;
         }
-        if (!req->contiguous && 0 < req->bytes) {
-            mca_match_base_channel_pack(&req->convertor, req->bounce, req->bytes);
+        if (!req->super.contiguous && 0 < req->super.bytes) {
+            mca_match_base_channel_pack(&req->super.convertor, req->bounce, req->super.bytes);
         }
         req->stage = 1;
     }
@@ -232,7 +202,7 @@ static bool match_ofi_send_advance(mca_match_ofi_half_t *req, uint64_t m)
             return false;
         }
         req->count = m;
-        if (MPI_SUCCESS != req->status || req->inject) {
+        if (MPI_SUCCESS != MCA_MATCH_BASE_CHAN_STATUS(&req->super) || req->inject) {
             return true;
         }
         slot->in_flight = true;
@@ -260,7 +230,7 @@ static bool match_ofi_recv_advance(mca_match_ofi_half_t *req, uint64_t m)
             if (!match_ofi_posted(req, ret, "grant")) {
                 return false;
             }
-            if (MPI_SUCCESS != req->status) {
+            if (MPI_SUCCESS != MCA_MATCH_BASE_CHAN_STATUS(&req->super)) {
                 return true;
             }
         }
@@ -270,8 +240,8 @@ static bool match_ofi_recv_advance(mca_match_ofi_half_t *req, uint64_t m)
         if (slot->remote < m) {
             return false;
         }
-        if (!req->contiguous && 0 < req->bytes) {
-            mca_match_base_channel_unpack(&req->convertor, req->bounce, req->bytes);
+        if (!req->super.contiguous && 0 < req->super.bytes) {
+            mca_match_base_channel_unpack(&req->super.convertor, req->bounce, req->super.bytes);
         }
     } else {
         bit = UINT64_C(1) << ((m - 1) % req->ring);
@@ -279,12 +249,12 @@ static bool match_ofi_recv_advance(mca_match_ofi_half_t *req, uint64_t m)
             return false;
         }
         entry = req->ring_buf + ((m - 1) % req->ring) * req->stride;
-        if (0 == req->bytes) {
+        if (0 == req->super.bytes) {
             /* the completion data alone */
-        } else if (req->contiguous) {
-            memcpy(req->cptr, entry, req->bytes);
+        } else if (req->super.contiguous) {
+            memcpy(req->super.cptr, entry, req->super.bytes);
         } else {
-            mca_match_base_channel_unpack(&req->convertor, entry, req->bytes);
+            mca_match_base_channel_unpack(&req->super.convertor, entry, req->super.bytes);
         }
         slot->arrived &= ~bit;
     }
@@ -298,31 +268,7 @@ static bool match_ofi_advance(mca_match_ofi_half_t *req)
 {
     uint64_t m = req->count + 1;
 
-    return req->is_send ? match_ofi_send_advance(req, m) : match_ofi_recv_advance(req, m);
-}
-
-static inline void match_ofi_complete(mca_match_ofi_half_t *req)
-{
-    mca_match_request_channel_finish(req->owner, req->status, req->truncated, req->bytes);
-}
-
-/* lock held */
-static void match_ofi_list_remove(mca_match_ofi_half_t *req)
-{
-    if (NULL != req->prev) {
-        req->prev->next = req->next;
-    } else {
-        match_ofi_active = req->next;
-    }
-    if (NULL != req->next) {
-        req->next->prev = req->prev;
-    }
-    req->next = req->prev = NULL;
-}
-
-static inline bool match_ofi_listed(const mca_match_ofi_half_t *req)
-{
-    return NULL != req->prev || match_ofi_active == req;
+    return req->super.is_send ? match_ofi_send_advance(req, m) : match_ofi_recv_advance(req, m);
 }
 
 /* lock held: set off an armed send (the counter's bump is the start);
@@ -339,7 +285,7 @@ static bool match_ofi_fire(mca_match_ofi_half_t *req)
     if (OPAL_UNLIKELY(0 != ret)) {
         opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT,
                             "match:ofi: fi_cntr_add failed: %s", fi_strerror(-ret));
-        req->status = MPI_ERR_OTHER;
+        MCA_MATCH_BASE_CHAN_STATUS(&req->super) = MPI_ERR_OTHER;
         (void) fi_cancel(&mca_match_ofi_ep()->fid, &slot->ctx);
     } else {
         mca_match_ofi_component.triggered_starts++;
@@ -347,54 +293,30 @@ static bool match_ofi_fire(mca_match_ofi_half_t *req)
     return !slot->in_flight;
 }
 
-static inline void match_ofi_start_one(mca_match_request_t *owner)
+static inline void match_ofi_reset(mca_match_base_chan_half_t *half)
 {
-    mca_match_ofi_half_t *req = (mca_match_ofi_half_t *) owner->mr_chan;
-    bool done;
+    ((mca_match_ofi_half_t *) half)->stage = 0;
+}
 
-    mca_match_request_activate(owner);
-    req->status = MPI_SUCCESS;
-    req->stage = 0;
-    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
-    if (OPAL_UNLIKELY(!mca_match_ofi_is_open() || !req->has_slot)) {
+/* lock held: a start */
+static inline bool match_ofi_post(mca_match_base_chan_half_t *half)
+{
+    mca_match_ofi_half_t *req = (mca_match_ofi_half_t *) half;
+
+    if (OPAL_UNLIKELY(!mca_match_base_chan_is_open(&mca_match_ofi_chan) || !req->has_slot)) {
         /* the component was finalized under the program's request */
-        req->status = MPI_ERR_OTHER;
-        done = true;
-    } else if (req->armed) {
-        done = match_ofi_fire(req);
-    } else {
-        done = match_ofi_advance(req);
+        MCA_MATCH_BASE_CHAN_STATUS(half) = MPI_ERR_OTHER;
+        return true;
     }
-    if (!done) {
-        req->prev = NULL;
-        req->next = match_ofi_active;
-        if (NULL != match_ofi_active) {
-            match_ofi_active->prev = req;
-        }
-        match_ofi_active = req;
+    if (req->armed) {
+        return match_ofi_fire(req);
     }
-    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
-    if (done) {
-        match_ofi_complete(req);
-    }
+    return match_ofi_advance(req);
 }
 
-/* the matched request's req_start */
-static int match_ofi_start(size_t count, ompi_request_t **requests)
+static inline bool match_ofi_poll(mca_match_base_chan_half_t *half)
 {
-    if (OPAL_UNLIKELY(mca_match_request_start_refused(count, requests))) {
-        return OMPI_ERR_REQUEST;
-    }
-    for (size_t i = 0; i < count; ++i) {
-        match_ofi_start_one((mca_match_request_t *) requests[i]);
-    }
-    return OMPI_SUCCESS;
-}
-
-static int match_ofi_start_owned(mca_match_request_t *owner)
-{
-    match_ofi_start_one(owner);
-    return OMPI_SUCCESS;
+    return match_ofi_advance((mca_match_ofi_half_t *) half);
 }
 
 /* A send that its queue starts later: post it now as a triggered write
@@ -413,16 +335,18 @@ static bool match_ofi_arm(mca_match_request_t *owner)
 
     /* every enqueue behind earlier work asks: where the provider has no
      * triggered writes, answer without the lock */
-    if (!req->is_send || !mca_match_ofi_triggered() || (!req->contiguous && 0 < req->bytes)) {
+    if (!req->super.is_send || !mca_match_ofi_triggered()
+        || (!req->super.contiguous && 0 < req->super.bytes)) {
         return false;
     }
-    if (req->inject && 0 < req->bytes && mca_match_ofi_mr_local()) {
+    if (req->inject && 0 < req->super.bytes && mca_match_ofi_mr_local()) {
         /* a triggered write is posted, not injected: its source needs the
          * registration that an injected send never made */
         return false;
     }
     OPAL_THREAD_LOCK(&mca_match_ofi_lock);
-    if (mca_match_ofi_is_open() && req->has_slot && !req->armed && !match_ofi_listed(req)) {
+    if (mca_match_base_chan_is_open(&mca_match_ofi_chan) && req->has_slot && !req->armed
+        && !mca_match_base_plist_has(&mca_match_ofi_chan.active, req, MCA_MATCH_BASE_CHAN_ITEM)) {
         slot = mca_match_ofi_slot(req->slot);
         if (NULL != slot->trig_bell_mr && !slot->in_flight) {
             ret = match_ofi_write(req, slot, true);
@@ -498,7 +422,7 @@ static void match_ofi_dispatch_error(struct fid_cq *cq)
     slot = mca_match_ofi_slot_of_context(err.op_context);
     if (NULL != slot && slot->in_flight) {
         if (NULL != slot->half) {
-            slot->half->status = MPI_ERR_OTHER;
+            MCA_MATCH_BASE_CHAN_STATUS(&slot->half->super) = MPI_ERR_OTHER;
         }
         mca_match_ofi_slot_done(slot);
     }
@@ -533,84 +457,34 @@ static int match_ofi_read_cq(void)
     return events;
 }
 
-int mca_match_ofi_progress(void)
+/* lock held: the queue is read while the endpoint is open, with nothing
+ * active too: over providers that progress only when called, the peers'
+ * connections, the writes this process injected and those aimed at it
+ * move from here */
+static int match_ofi_transport(void)
 {
-    mca_match_ofi_half_t *done[MATCH_OFI_DONE_BATCH];
-    mca_match_ofi_half_t *req, *next;
-    int ndone = 0, events = 0;
-
-    if (!mca_match_ofi_is_open()) {
-        return 0;
-    }
-    if (OPAL_THREAD_TRYLOCK(&mca_match_ofi_lock)) {
-        return 0;
-    }
-    /* the queue is read even with nothing active: over providers that
-     * progress only when called, the peers' connections, the writes
-     * this process injected and those aimed at it move from here */
-    if (mca_match_ofi_is_open()) {
-        events = match_ofi_read_cq();
-    }
-    for (req = match_ofi_active; NULL != req && ndone < MATCH_OFI_DONE_BATCH; req = next) {
-        next = req->next;
-        if (match_ofi_advance(req)) {
-            match_ofi_list_remove(req);
-            done[ndone++] = req;
-        }
-    }
-    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
-    for (int i = 0; i < ndone; ++i) {
-        match_ofi_complete(done[i]);
-    }
-    return ndone + events;
+    return mca_match_base_chan_is_open(&mca_match_ofi_chan) ? match_ofi_read_cq() : 0;
 }
 
-/* Neither half can be cancelled once started: a started receive has
- * granted its sender, which may write into the buffer at any moment (a
- * grant cannot be taken back), or in a ring its message may be there
- * already and is the next one's predecessor; a send's write may be on its
- * way.
- * The request is left to complete (MPI allows a cancel to fail). */
-static void match_ofi_cancel(mca_match_request_t *owner)
-{
-    (void) owner;
-}
+/* Neither half can be cancelled once started (cancel NULL): a started
+ * receive has granted its sender, which may write into the buffer at any
+ * moment (a grant cannot be taken back), or in a ring its message may be
+ * there already and is the next one's predecessor; a send's write may be
+ * on its way.  The request is left to complete (MPI allows a cancel to
+ * fail).
+ *
+ * On abort (the peer is gone: its grant or its data will never come), a
+ * write in flight keeps the slot, with its source, until the provider
+ * completes it: nothing to drop (abort NULL).
+ *
+ * libfabric is only called under the lock. */
+static const mca_match_base_chan_stages_t match_ofi_stages
+    = MCA_MATCH_BASE_CHAN_STAGES(match_ofi_reset, match_ofi_post, match_ofi_poll, NULL, NULL,
+                                 NULL, match_ofi_transport, true);
 
-/* The peer is gone: its grant or its data will never come.  A write in
- * flight keeps the slot, with its source, until the provider completes
- * it. */
-static bool match_ofi_abort(mca_match_request_t *owner)
-{
-    mca_match_ofi_half_t *req = (mca_match_ofi_half_t *) owner->mr_chan;
-    bool aborted = false;
+mca_match_base_chan_t mca_match_ofi_chan = MCA_MATCH_BASE_CHAN_INIT("ofi", &mca_match_ofi_lock,
+                                                                    &match_ofi_stages,
+                                                                    mca_match_ofi_progress);
 
-    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
-    if (match_ofi_listed(req)) {
-        match_ofi_list_remove(req);
-        aborted = true;
-    }
-    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
-    return aborted;
-}
-
-static void match_ofi_release(mca_match_request_t *owner)
-{
-    mca_match_ofi_half_t *req = (mca_match_ofi_half_t *) owner->mr_chan;
-
-    owner->mr_chan = NULL;
-    OBJ_RELEASE(req);
-}
-
-const mca_match_channel_ops_t mca_match_ofi_channel_ops = {
-    .start = match_ofi_start,
-    .start_owned = match_ofi_start_owned,
-    .arm = match_ofi_arm,
-    .cancel = match_ofi_cancel,
-    .abort = match_ofi_abort,
-    .release = match_ofi_release,
-};
-
-void mca_match_ofi_request_fini(void)
-{
-    match_ofi_active = NULL;
-}
+MCA_MATCH_BASE_CHAN_DEFINE(match_ofi, mca_match_ofi_chan, match_ofi_stages,
+                           mca_match_ofi_progress, mca_match_ofi_channel_ops, match_ofi_arm);

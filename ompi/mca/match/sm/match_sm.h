@@ -41,6 +41,7 @@
 #include "opal/datatype/opal_convertor.h"
 #include "opal/mca/threads/mutex.h"
 #include "ompi/mca/match/match.h"
+#include "ompi/mca/match/base/match_base_chan.h"
 #include "ompi/request/request.h"
 
 BEGIN_C_DECLS
@@ -95,36 +96,24 @@ typedef struct mca_match_sm_seg_t {
     int cma;                  /**< peers: 0 not tried, 1 readable, -1 not */
 } mca_match_sm_seg_t;
 
-struct mca_match_request_t;
-
 /** One side of a channel: the matched request's mr_chan. */
 typedef struct mca_match_sm_half_t {
-    opal_object_t super;
-    struct mca_match_request_t *owner;       /**< the matched request it runs on */
-    struct mca_match_sm_half_t *next, *prev; /**< on the active list */
+    mca_match_base_chan_half_t super;
     mca_match_sm_slot_t *slot;
     unsigned char *ring;
     uint32_t slot_index;       /**< sender: its slot in the own segment */
-    bool is_send;
-    bool sync;                 /**< synchronous send: complete when received */
-    bool contiguous;           /**< this side's data is one block at cptr */
     bool cma;                  /**< one single copy by the receiver */
-    bool truncated;            /**< receive: the sender's message is larger */
     bool inl;                  /**< one stamped line per message */
-    size_t bytes;              /**< moved per message: min of the two sides */
     size_t chunk;              /**< bytes per chunk */
     uint64_t nchunks;          /**< chunks per message */
     uint64_t depth;            /**< chunks the ring holds (1: one at a time), or lines
                                     (inline: a power of two) */
-    unsigned char *cptr;       /**< contiguous data */
     pid_t cma_pid;             /**< receive: the sender's process */
     uint64_t cma_addr;         /**< receive: the sender's data */
     uint64_t count;            /**< sender: chunks published; receiver: consumed */
     uint64_t peer_count;       /**< last value read of the other side's counter */
     uint64_t done;             /**< chunks of the current message moved */
     size_t offset;             /**< bytes of the current message moved */
-    struct ompi_datatype_t *datatype; /**< retained: the program may free it */
-    opal_convertor_t convertor;
 } mca_match_sm_half_t;
 
 OBJ_CLASS_DECLARATION(mca_match_sm_half_t);
@@ -134,6 +123,9 @@ extern const mca_match_channel_ops_t mca_match_sm_channel_ops;
 
 /** Everything below is under this lock (taken only when threads are in use). */
 extern opal_mutex_t mca_match_sm_lock;
+
+/** The channel: its active list, progress and stages (match_sm_request.c). */
+extern mca_match_base_chan_t mca_match_sm_chan;
 
 /* segment (match_sm_segment.c) */
 int mca_match_sm_segment_slot_alloc(uint32_t *index, mca_match_sm_slot_t **slot,
@@ -146,13 +138,11 @@ bool mca_match_sm_segment_slot(const mca_match_sm_seg_t *seg, uint32_t index,
                                uint32_t *chunk_size, uint32_t *ring_chunks);
 void mca_match_sm_segment_fini(void);
 
-/* channels (match_sm_channel.c) */
-void mca_match_sm_channel_fini(void);
-
 /* halves (match_sm_request.c) */
-mca_match_sm_half_t *mca_match_sm_half_new(struct mca_match_request_t *owner, bool is_send);
+/** A new half of this channel for one side of owner (mca_match_base_chan_half_new) */
+#define mca_match_sm_half_new(owner, is_send) \
+    MCA_MATCH_BASE_CHAN_HALF_NEW(mca_match_sm_half_t, mca_match_sm_chan, owner, is_send)
 int mca_match_sm_progress(void);
-void mca_match_sm_request_fini(void);
 
 END_C_DECLS
 

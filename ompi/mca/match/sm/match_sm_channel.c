@@ -26,7 +26,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "opal/runtime/opal_progress.h"
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/match/base/base.h"
@@ -37,37 +36,19 @@
 #define MATCH_SM_CONTIGUOUS 0x1u
 #define MATCH_SM_CMA 0x2u
 
-static bool match_sm_progressing = false;
-
-/* lock held */
-static void match_sm_progress_on(void)
-{
-    if (!match_sm_progressing) {
-        match_sm_progressing = true;
-        (void) opal_progress_register(mca_match_sm_progress);
-    }
-}
-
-void mca_match_sm_channel_fini(void)
-{
-    if (match_sm_progressing) {
-        (void) opal_progress_unregister(mca_match_sm_progress);
-        match_sm_progressing = false;
-    }
-}
-
 /* both sides compute the same geometry from the same facts */
 static void match_sm_geometry(mca_match_sm_half_t *req, uint64_t send_bytes,
                               uint64_t recv_bytes, bool cma, uint32_t chunk_size,
                               uint32_t ring_chunks)
 {
-    req->bytes = send_bytes < recv_bytes ? send_bytes : recv_bytes;
-    req->truncated = !req->is_send && send_bytes > recv_bytes;
+    req->super.bytes = send_bytes < recv_bytes ? send_bytes : recv_bytes;
+    req->super.truncated = !req->super.is_send && send_bytes > recv_bytes;
     req->cma = cma;
-    req->chunk = cma ? req->bytes : chunk_size;
-    req->nchunks = (cma || 0 == req->bytes) ? 1 : (req->bytes + chunk_size - 1) / chunk_size;
+    req->chunk = cma ? req->super.bytes : chunk_size;
+    req->nchunks
+        = (cma || 0 == req->super.bytes) ? 1 : (req->super.bytes + chunk_size - 1) / chunk_size;
     req->depth = 1 < req->nchunks ? ring_chunks : 1;
-    req->inl = !cma && req->bytes <= MCA_MATCH_SM_INLINE;
+    req->inl = !cma && req->super.bytes <= MCA_MATCH_SM_INLINE;
     if (req->inl) {
         size_t lines = (size_t) chunk_size * ring_chunks / MCA_MATCH_SM_LINE;
         req->depth = lines < MCA_MATCH_SM_INLINE_LINES ? lines : MCA_MATCH_SM_INLINE_LINES;
@@ -165,11 +146,11 @@ static int match_sm_accept(mca_match_request_t *request, struct ompi_proc_t *pee
         OBJ_RELEASE(req);
         return OMPI_ERR_UNREACH;
     }
-    if (c->single_copy && (MATCH_SM_CONTIGUOUS & offer->flags) && req->contiguous
+    if (c->single_copy && (MATCH_SM_CONTIGUOUS & offer->flags) && req->super.contiguous
         && 0 < bytes && bytes >= c->single_copy_threshold) {
         cma = match_sm_cma_allowed(seg, offer->word[2]);
     }
-    match_sm_progress_on();
+    mca_match_base_chan_progress_on(&mca_match_sm_chan);
     OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
 
     req->slot = slot;
@@ -178,9 +159,7 @@ static int match_sm_accept(mca_match_request_t *request, struct ompi_proc_t *pee
     req->cma_addr = offer->word[2];
     match_sm_geometry(req, offer->bytes, info->bytes, cma, chunk_size, ring_chunks);
     info->flags = cma ? MATCH_SM_CMA : 0;
-    request->mr_chan = req;
-    request->mr_chan_ops = &mca_match_sm_channel_ops;
-    return OMPI_SUCCESS;
+    return mca_match_base_chan_attach(request, &req->super, &mca_match_sm_channel_ops);
 }
 
 static int match_sm_connect(mca_match_request_t *request, const mca_match_channel_info_t *offer,
@@ -201,17 +180,15 @@ static int match_sm_connect(mca_match_request_t *request, const mca_match_channe
     own = mca_match_sm_segment_attach(getpid());
     (void) mca_match_sm_segment_slot(own, (uint32_t) offer->word[1], &slot, &ring, &chunk_size,
                                      &ring_chunks);
-    match_sm_progress_on();
+    mca_match_base_chan_progress_on(&mca_match_sm_chan);
     OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
     req->slot = slot;
     req->ring = ring;
     req->slot_index = (uint32_t) offer->word[1];
-    req->sync = MCA_PML_BASE_SEND_SYNCHRONOUS == request->mr_desc.mode;
+    req->super.sync = MCA_PML_BASE_SEND_SYNCHRONOUS == request->mr_desc.mode;
     match_sm_geometry(req, offer->bytes, accept->bytes, 0 != (MATCH_SM_CMA & accept->flags),
                       chunk_size, ring_chunks);
-    request->mr_chan = req;
-    request->mr_chan_ops = &mca_match_sm_channel_ops;
-    return OMPI_SUCCESS;
+    return mca_match_base_chan_attach(request, &req->super, &mca_match_sm_channel_ops);
 }
 
 static void match_sm_abandon(mca_match_request_t *request, const mca_match_channel_info_t *offer)
@@ -220,12 +197,5 @@ static void match_sm_abandon(mca_match_request_t *request, const mca_match_chann
     mca_match_sm_segment_slot_release((uint32_t) offer->word[1]);
 }
 
-mca_match_base_module_t mca_match_sm_module = {
-    .match_component = &mca_match_sm_component.super,
-    .match_p2p = NULL,
-    .match_channel_id = MCA_MATCH_CHANNEL_SM,
-    .match_channel_offer = match_sm_offer,
-    .match_channel_accept = match_sm_accept,
-    .match_channel_connect = match_sm_connect,
-    .match_channel_abandon = match_sm_abandon,
-};
+mca_match_base_module_t mca_match_sm_module =
+    MCA_MATCH_BASE_CHAN_MODULE(&mca_match_sm_component.super, MCA_MATCH_CHANNEL_SM, match_sm);

@@ -89,8 +89,7 @@ static mca_match_base_module_t *match_sm_init(int *priority)
 
 static int match_sm_finalize(void)
 {
-    mca_match_sm_channel_fini();
-    mca_match_sm_request_fini();
+    mca_match_base_chan_fini(&mca_match_sm_chan);
     mca_match_sm_segment_fini();
     return OMPI_SUCCESS;
 }

@@ -41,52 +41,14 @@
 #include "ompi/mca/match/sm/match_sm.h"
 #include "ompi/proc/proc.h"
 
-#define MATCH_SM_DONE_BATCH 32
-
-static mca_match_sm_half_t *match_sm_active = NULL;
-static volatile int32_t match_sm_nactive = 0;
-
-static void match_sm_request_construct(mca_match_sm_half_t *req)
+static void match_sm_half_construct(mca_match_sm_half_t *req)
 {
-    req->owner = NULL;
-    req->next = req->prev = NULL;
     req->slot = NULL;
-    req->datatype = NULL;
     req->count = req->peer_count = 0;
-    OBJ_CONSTRUCT(&req->convertor, opal_convertor_t);
 }
 
-static void match_sm_request_destruct(mca_match_sm_half_t *req)
-{
-    OBJ_DESTRUCT(&req->convertor);
-    if (NULL != req->datatype) {
-        OMPI_DATATYPE_RELEASE(req->datatype);
-    }
-}
-
-OBJ_CLASS_INSTANCE(mca_match_sm_half_t, opal_object_t, match_sm_request_construct,
-                   match_sm_request_destruct);
-
-mca_match_sm_half_t *mca_match_sm_half_new(mca_match_request_t *owner, bool is_send)
-{
-    mca_match_sm_half_t *req = OBJ_NEW(mca_match_sm_half_t);
-    int ret;
-
-    if (NULL == req) {
-        return NULL;
-    }
-    req->owner = owner;
-    req->is_send = is_send;
-    /* the matched request's original request, which held the datatype, is freed */
-    ret = mca_match_base_channel_side_prepare(is_send, owner->mr_desc.buf, owner->mr_desc.count,
-                                              owner->mr_desc.datatype, &req->datatype,
-                                              &req->contiguous, &req->cptr, &req->convertor);
-    if (OMPI_SUCCESS != ret) {
-        OBJ_RELEASE(req);
-        return NULL;
-    }
-    return req;
-}
+OBJ_CLASS_INSTANCE(mca_match_sm_half_t, mca_match_base_chan_half_t, match_sm_half_construct,
+                   NULL);
 
 static inline unsigned char *match_sm_chunk_at(const mca_match_sm_half_t *req, uint64_t n)
 {
@@ -106,10 +68,10 @@ static void match_sm_pack(mca_match_sm_half_t *req, unsigned char *dst, size_t l
     uint32_t iov_count = 1;
     size_t max_data = len;
 
-    if (req->contiguous) {
-        memcpy(dst, req->cptr + req->offset, len);
+    if (req->super.contiguous) {
+        memcpy(dst, req->super.cptr + req->offset, len);
     } else {
-        (void) opal_convertor_pack(&req->convertor, &iov, &iov_count, &max_data);
+        (void) opal_convertor_pack(&req->super.convertor, &iov, &iov_count, &max_data);
     }
 }
 
@@ -121,13 +83,13 @@ static int match_sm_unpack(mca_match_sm_half_t *req, unsigned char *src, size_t 
 
     if (req->cma) {
 #if OMPI_MATCH_SM_HAVE_CMA
-        struct iovec local = {.iov_base = req->cptr, .iov_len = len};
+        struct iovec local = {.iov_base = req->super.cptr, .iov_len = len};
         struct iovec remote = {.iov_base = (void *) (uintptr_t) req->cma_addr, .iov_len = len};
         size_t got = 0;
 
         while (got < len) {
             ssize_t n;
-            local.iov_base = req->cptr + got;
+            local.iov_base = req->super.cptr + got;
             local.iov_len = len - got;
             remote.iov_base = (unsigned char *) (uintptr_t) req->cma_addr + got;
             remote.iov_len = len - got;
@@ -143,10 +105,10 @@ static int match_sm_unpack(mca_match_sm_half_t *req, unsigned char *src, size_t 
 #endif
         return MPI_SUCCESS;
     }
-    if (req->contiguous) {
-        memcpy(req->cptr + req->offset, src, len);
+    if (req->super.contiguous) {
+        memcpy(req->super.cptr + req->offset, src, len);
     } else {
-        (void) opal_convertor_unpack(&req->convertor, &iov, &iov_count, &max_data);
+        (void) opal_convertor_unpack(&req->super.convertor, &iov, &iov_count, &max_data);
     }
     return MPI_SUCCESS;
 }
@@ -158,7 +120,7 @@ static inline bool match_sm_advance_inline(mca_match_sm_half_t *req)
     mca_match_sm_slot_t *slot = req->slot;
     volatile uint64_t *line = match_sm_line_at(req, req->count);
 
-    if (req->is_send) {
+    if (req->super.is_send) {
         if (0 == req->done) {
             if (req->count - req->peer_count >= req->depth) {
                 req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
@@ -166,18 +128,18 @@ static inline bool match_sm_advance_inline(mca_match_sm_half_t *req)
                     return false;
                 }
             }
-            if (0 < req->bytes) {
-                if (OPAL_LIKELY(req->contiguous)) {
-                    mca_match_base_copy_small((unsigned char *) (line + 1), req->cptr,
-                                              req->bytes);
+            if (0 < req->super.bytes) {
+                if (OPAL_LIKELY(req->super.contiguous)) {
+                    mca_match_base_copy_small((unsigned char *) (line + 1), req->super.cptr,
+                                              req->super.bytes);
                 } else {
-                    match_sm_pack(req, (unsigned char *) (line + 1), req->bytes);
+                    match_sm_pack(req, (unsigned char *) (line + 1), req->super.bytes);
                 }
             }
             req->done = 1;
             __atomic_store_n(line, ++req->count, __ATOMIC_RELEASE);
         }
-        if (req->sync && req->peer_count < req->count) {
+        if (req->super.sync && req->peer_count < req->count) {
             req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
             return req->peer_count >= req->count;
         }
@@ -186,11 +148,12 @@ static inline bool match_sm_advance_inline(mca_match_sm_half_t *req)
     if (__atomic_load_n(line, __ATOMIC_ACQUIRE) != req->count + 1) {
         return false;
     }
-    if (0 < req->bytes) {
-        if (OPAL_LIKELY(req->contiguous)) {
-            mca_match_base_copy_small(req->cptr, (unsigned char *) (line + 1), req->bytes);
+    if (0 < req->super.bytes) {
+        if (OPAL_LIKELY(req->super.contiguous)) {
+            mca_match_base_copy_small(req->super.cptr, (unsigned char *) (line + 1),
+                                      req->super.bytes);
         } else {
-            (void) match_sm_unpack(req, (unsigned char *) (line + 1), req->bytes);
+            (void) match_sm_unpack(req, (unsigned char *) (line + 1), req->super.bytes);
         }
     }
     req->done = 1;
@@ -204,10 +167,11 @@ static bool match_sm_advance_chunks(mca_match_sm_half_t *req)
 {
     mca_match_sm_slot_t *slot = req->slot;
 
-    if (req->is_send) {
+    if (req->super.is_send) {
         while (req->done < req->nchunks) {
-            size_t len = req->bytes - req->offset < req->chunk ? req->bytes - req->offset
-                                                                : req->chunk;
+            size_t len = req->super.bytes - req->offset < req->chunk
+                             ? req->super.bytes - req->offset
+                             : req->chunk;
             if (req->count - req->peer_count >= req->depth) {
                 req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
                 if (req->count - req->peer_count >= req->depth) {
@@ -221,7 +185,7 @@ static bool match_sm_advance_chunks(mca_match_sm_half_t *req)
             req->done++;
             __atomic_store_n(&slot->seq, ++req->count, __ATOMIC_RELEASE);
         }
-        if (req->sync || req->cma) {
+        if (req->super.sync || req->cma) {
             if (req->peer_count < req->count) {
                 req->peer_count = __atomic_load_n(&slot->ack, __ATOMIC_ACQUIRE);
             }
@@ -231,7 +195,7 @@ static bool match_sm_advance_chunks(mca_match_sm_half_t *req)
     }
 
     while (req->done < req->nchunks) {
-        size_t len = req->bytes - req->offset < req->chunk ? req->bytes - req->offset
+        size_t len = req->super.bytes - req->offset < req->chunk ? req->super.bytes - req->offset
                                                             : req->chunk;
         int err;
 
@@ -245,7 +209,7 @@ static bool match_sm_advance_chunks(mca_match_sm_half_t *req)
                                                       len)
                                     : MPI_SUCCESS;
         if (MPI_SUCCESS != err) {
-            req->owner->super.req_status.MPI_ERROR = err;
+            MCA_MATCH_BASE_CHAN_STATUS(&req->super) = err;
         }
         req->offset += len;
         req->done++;
@@ -260,158 +224,52 @@ static inline bool match_sm_advance(mca_match_sm_half_t *req)
     return OPAL_LIKELY(req->inl) ? match_sm_advance_inline(req) : match_sm_advance_chunks(req);
 }
 
-static inline void match_sm_complete(mca_match_sm_half_t *req)
+/* the start of a message */
+static inline void match_sm_reset(mca_match_base_chan_half_t *half)
 {
-    mca_match_request_channel_finish(req->owner, req->owner->super.req_status.MPI_ERROR,
-                                     req->truncated, req->bytes);
-}
+    mca_match_sm_half_t *req = (mca_match_sm_half_t *) half;
 
-/* lock held */
-static void match_sm_list_remove(mca_match_sm_half_t *req)
-{
-    if (NULL != req->prev) {
-        req->prev->next = req->next;
-    } else {
-        match_sm_active = req->next;
-    }
-    if (NULL != req->next) {
-        req->next->prev = req->prev;
-    }
-    req->next = req->prev = NULL;
-    match_sm_nactive--;
-}
-
-static inline void match_sm_start_one(mca_match_request_t *owner)
-{
-    mca_match_sm_half_t *req = (mca_match_sm_half_t *) owner->mr_chan;
-
-    mca_match_request_activate(owner);
     req->done = 0;
     req->offset = 0;
-    if (!req->contiguous) {
+    if (!req->super.contiguous) {
         size_t zero = 0;
-        (void) opal_convertor_set_position(&req->convertor, &zero);
+        (void) opal_convertor_set_position(&req->super.convertor, &zero);
     }
-    if (match_sm_advance(req)) {
-        match_sm_complete(req);
-        return;
-    }
-    OPAL_THREAD_LOCK(&mca_match_sm_lock);
-    req->prev = NULL;
-    req->next = match_sm_active;
-    if (NULL != match_sm_active) {
-        match_sm_active->prev = req;
-    }
-    match_sm_active = req;
-    match_sm_nactive++;
-    OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
 }
 
-/* the matched request's req_start */
-static int match_sm_start(size_t count, ompi_request_t **requests)
+static inline bool match_sm_poll(mca_match_base_chan_half_t *half)
 {
-    if (OPAL_UNLIKELY(mca_match_request_start_refused(count, requests))) {
-        return OMPI_ERR_REQUEST;
-    }
-    for (size_t i = 0; i < count; ++i) {
-        match_sm_start_one((mca_match_request_t *) requests[i]);
-    }
-    return OMPI_SUCCESS;
-}
-
-static int match_sm_start_owned(mca_match_request_t *owner)
-{
-    match_sm_start_one(owner);
-    return OMPI_SUCCESS;
-}
-
-int mca_match_sm_progress(void)
-{
-    mca_match_sm_half_t *done[MATCH_SM_DONE_BATCH];
-    mca_match_sm_half_t *req, *next;
-    int ndone = 0;
-
-    if (0 == match_sm_nactive) {
-        return 0;
-    }
-    if (OPAL_THREAD_TRYLOCK(&mca_match_sm_lock)) {
-        return 0;
-    }
-    for (req = match_sm_active; NULL != req && ndone < MATCH_SM_DONE_BATCH; req = next) {
-        next = req->next;
-        if (match_sm_advance(req)) {
-            match_sm_list_remove(req);
-            done[ndone++] = req;
-        }
-    }
-    OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
-    for (int i = 0; i < ndone; ++i) {
-        match_sm_complete(done[i]);
-    }
-    return ndone;
+    return match_sm_advance((mca_match_sm_half_t *) half);
 }
 
 /* A receive that has moved nothing of its message can be cancelled; a
  * send cannot (its message may already be in the ring). */
-static void match_sm_cancel(mca_match_request_t *owner)
+static bool match_sm_cancel(mca_match_base_chan_half_t *half)
 {
-    mca_match_sm_half_t *req = (mca_match_sm_half_t *) owner->mr_chan;
-    bool cancelled = false;
-
-    OPAL_THREAD_LOCK(&mca_match_sm_lock);
-    if (!req->is_send && 0 == req->done
-        && (NULL != req->prev || match_sm_active == req)) {
-        match_sm_list_remove(req);
-        cancelled = true;
-    }
-    OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
-    if (cancelled) {
-        mca_match_request_channel_cancelled(owner);
-    }
+    return !half->is_send && 0 == ((mca_match_sm_half_t *) half)->done;
 }
 
-/* The peer is gone: whatever the request waits for (a line, credit, the
- * receiver's acknowledgement) will never come. */
-static bool match_sm_abort(mca_match_request_t *owner)
+static void match_sm_release(mca_match_base_chan_half_t *half)
 {
-    mca_match_sm_half_t *req = (mca_match_sm_half_t *) owner->mr_chan;
-    bool aborted = false;
-
-    OPAL_THREAD_LOCK(&mca_match_sm_lock);
-    if (NULL != req->prev || match_sm_active == req) {
-        match_sm_list_remove(req);
-        aborted = true;
-    }
-    OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
-    return aborted;
-}
-
-static void match_sm_release(mca_match_request_t *owner)
-{
-    mca_match_sm_half_t *req = (mca_match_sm_half_t *) owner->mr_chan;
-
-    owner->mr_chan = NULL;
+    mca_match_sm_half_t *req = (mca_match_sm_half_t *) half;
 
     if (NULL != req->slot) {
-        if (req->is_send) {
+        if (half->is_send) {
             mca_match_sm_segment_slot_closed(req->slot_index);
         } else {
             __atomic_store_n(&req->slot->receiver_closed, 1, __ATOMIC_RELEASE);
         }
     }
-    OBJ_RELEASE(req);
 }
 
-const mca_match_channel_ops_t mca_match_sm_channel_ops = {
-    .start = match_sm_start,
-    .start_owned = match_sm_start_owned,
-    .cancel = match_sm_cancel,
-    .abort = match_sm_abort,
-    .release = match_sm_release,
-};
+/* a start moves what it can without the lock: the half is not listed yet */
+static const mca_match_base_chan_stages_t match_sm_stages
+    = MCA_MATCH_BASE_CHAN_STAGES(match_sm_reset, match_sm_poll, match_sm_poll, match_sm_cancel,
+                                 NULL, match_sm_release, NULL, false);
 
-void mca_match_sm_request_fini(void)
-{
-    match_sm_active = NULL;
-    match_sm_nactive = 0;
-}
+mca_match_base_chan_t mca_match_sm_chan = MCA_MATCH_BASE_CHAN_INIT("sm", &mca_match_sm_lock,
+                                                                   &match_sm_stages,
+                                                                   mca_match_sm_progress);
+
+MCA_MATCH_BASE_CHAN_DEFINE(match_sm, mca_match_sm_chan, match_sm_stages, mca_match_sm_progress,
+                           mca_match_sm_channel_ops, NULL);

@@ -44,8 +44,7 @@ enum { SLOT_FREE = 0, SLOT_USED = 1, SLOT_SENDER_CLOSED = 2 };
 static mca_match_sm_seg_t match_sm_own = {.pid = 0, .base = NULL, .size = 0, .cma = 0};
 static bool match_sm_own_failed = false;
 static uint8_t *match_sm_slot_state = NULL;
-static uint32_t *match_sm_free = NULL;   /* stack of free slot indices */
-static uint32_t match_sm_nfree = 0;
+static mca_match_base_slots_t match_sm_slots = {.free = NULL, .nfree = 0, .size = 0};
 static uint32_t match_sm_nclosed = 0;    /* slots waiting for their receiver */
 static mca_match_sm_seg_t *match_sm_peers = NULL;
 static size_t match_sm_npeers = 0;
@@ -95,22 +94,16 @@ static int match_sm_own_create(void)
         goto err_map;
     }
     (void) close(fd);
+    /* lowest index first: slots in use stay packed in few pages */
     match_sm_slot_state = calloc(c->max_channels, 1);
-    match_sm_free = malloc(c->max_channels * sizeof(*match_sm_free));
-    if (NULL == match_sm_slot_state || NULL == match_sm_free) {
+    if (NULL == match_sm_slot_state
+        || OMPI_SUCCESS != mca_match_base_slots_init(&match_sm_slots, c->max_channels)) {
         free(match_sm_slot_state);
-        free(match_sm_free);
         match_sm_slot_state = NULL;
-        match_sm_free = NULL;
         (void) munmap(base, size);
         (void) shm_unlink(name);
         goto err_open;
     }
-    /* lowest index on top: slots in use stay packed in few pages */
-    for (uint32_t i = 0; i < c->max_channels; ++i) {
-        match_sm_free[i] = c->max_channels - 1 - i;
-    }
-    match_sm_nfree = c->max_channels;
     header = (mca_match_sm_seg_header_t *) base;
     header->slot_stride = stride;
     header->chunk_size = c->chunk_size;
@@ -156,7 +149,7 @@ static void match_sm_reclaim(void)
         if (SLOT_SENDER_CLOSED == match_sm_slot_state[i]
             && match_sm_slot_at(&match_sm_own, i)->receiver_closed) {
             match_sm_slot_state[i] = SLOT_FREE;
-            match_sm_free[match_sm_nfree++] = i;
+            mca_match_base_slots_put(&match_sm_slots, i);
             match_sm_nclosed--;
         }
     }
@@ -173,17 +166,16 @@ int mca_match_sm_segment_slot_alloc(uint32_t *index, mca_match_sm_slot_t **slot,
     if (OMPI_SUCCESS != ret) {
         goto out;
     }
-    if (0 == match_sm_nfree) {
+    if (0 == match_sm_slots.nfree) {
         match_sm_reclaim();
     }
-    if (0 == match_sm_nfree) {
+    if (OMPI_SUCCESS != mca_match_base_slots_get(&match_sm_slots, index)) {
         opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
                             "match:sm: all %u slots in use (match_sm_max_channels)",
                             mca_match_sm_component.max_channels);
         ret = OMPI_ERR_OUT_OF_RESOURCE;
         goto out;
     }
-    *index = match_sm_free[--match_sm_nfree];
     match_sm_slot_state[*index] = SLOT_USED;
     s = match_sm_slot_at(&match_sm_own, *index);
     s->seq = 0;
@@ -203,7 +195,7 @@ void mca_match_sm_segment_slot_release(uint32_t index)
 {
     OPAL_THREAD_LOCK(&mca_match_sm_lock);
     match_sm_slot_state[index] = SLOT_FREE;
-    match_sm_free[match_sm_nfree++] = index;
+    mca_match_base_slots_put(&match_sm_slots, index);
     OPAL_THREAD_UNLOCK(&mca_match_sm_lock);
 }
 
@@ -309,9 +301,8 @@ void mca_match_sm_segment_fini(void)
         match_sm_own.base = NULL;
     }
     free(match_sm_slot_state);
-    free(match_sm_free);
     match_sm_slot_state = NULL;
-    match_sm_free = NULL;
-    match_sm_nfree = match_sm_nclosed = 0;
+    mca_match_base_slots_fini(&match_sm_slots);
+    match_sm_nclosed = 0;
     match_sm_own_failed = false;
 }

@@ -62,6 +62,7 @@
 #include "opal/datatype/opal_convertor.h"
 #include "opal/mca/threads/mutex.h"
 #include "ompi/mca/match/match.h"
+#include "ompi/mca/match/base/match_base_chan.h"
 #include "ompi/request/request.h"
 
 BEGIN_C_DECLS
@@ -99,9 +100,7 @@ struct mca_match_request_t;
 
 /** One half of a channel: the matched request's mr_chan. */
 typedef struct mca_match_ucx_half_t {
-    opal_object_t super;
-    struct mca_match_request_t *owner;        /**< the matched request it runs on */
-    struct mca_match_ucx_half_t *next, *prev; /**< on the active list */
+    mca_match_base_chan_half_t super; /**< status: an operation's error */
     ucp_ep_h ep;                   /**< to the peer's worker */
     ucp_rkey_h slot_rkey;          /**< the peer's region (the component's, per peer) */
     uint64_t peer_slot;            /**< address of the peer's slot */
@@ -114,15 +113,9 @@ typedef struct mca_match_ucx_half_t {
     uint32_t own_gen;              /**< generation of the own slot */
     uint64_t peer_gen;             /**< generation of the peer's slot, shifted in place */
     bool has_slot;                 /**< slot_index is this request's to release */
-    bool is_send;
-    bool sync;                     /**< synchronous send: completes once granted */
-    bool contiguous;               /**< this side's data is one block at cptr */
     bool eager;                    /**< through the receiver's rings, else by rendezvous */
     bool inline_msg;               /**< eager, in a line of the inline ring */
-    bool truncated;                /**< receive: the sender's message is larger */
-    size_t bytes;                  /**< moved per message: min of the two sides */
     size_t entry;                  /**< bytes of one ring entry (the peer's eager limit) */
-    unsigned char *cptr;           /**< contiguous data */
     unsigned char *bounce;         /**< packed data (non-contiguous side, rendezvous) */
     uint64_t count;                /**< sender: messages put; receiver: received */
     uint64_t granted;              /**< receiver: receives granted (started) */
@@ -130,9 +123,6 @@ typedef struct mca_match_ucx_half_t {
     uint64_t put_word;             /**< source of the last flag or grant put */
     int stage;                     /**< progress of the current message */
     void *ops[2];                  /**< UCX operations in flight (tag receive: ops[1]) */
-    int status;                    /**< error of an operation, MPI_SUCCESS if none */
-    struct ompi_datatype_t *datatype; /**< retained: the program may free it */
-    opal_convertor_t convertor;
 } mca_match_ucx_half_t;
 
 OBJ_CLASS_DECLARATION(mca_match_ucx_half_t);
@@ -143,6 +133,10 @@ extern const mca_match_channel_ops_t mca_match_ucx_channel_ops;
 /** Everything below is under this lock (taken only when threads are in use). */
 extern opal_mutex_t mca_match_ucx_lock;
 
+/** The channel: its active list, progress, stages and open state
+ * (match_ucx_request.c). */
+extern mca_match_base_chan_t mca_match_ucx_chan;
+
 /* the context, the worker, the region, the endpoints (match_ucx_component.c) */
 int mca_match_ucx_open_worker(void);
 ucp_worker_h mca_match_ucx_worker(void);
@@ -152,13 +146,12 @@ int mca_match_ucx_slot_alloc(uint32_t *index, uint64_t *address, uint32_t *gener
 void mca_match_ucx_slot_release(uint32_t index);
 int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t address_len,
                         const void *rkey, size_t rkey_len, ucp_ep_h *ep, ucp_rkey_h *region_rkey);
-bool mca_match_ucx_is_open(void);
-void mca_match_ucx_progress_on(void);
 
 /* halves (match_ucx_request.c) */
-mca_match_ucx_half_t *mca_match_ucx_half_new(struct mca_match_request_t *owner, bool is_send);
+/** A new half of this channel for one side of owner (mca_match_base_chan_half_new) */
+#define mca_match_ucx_half_new(owner, is_send) \
+    MCA_MATCH_BASE_CHAN_HALF_NEW(mca_match_ucx_half_t, mca_match_ucx_chan, owner, is_send)
 int mca_match_ucx_progress(void);
-void mca_match_ucx_request_fini(void);
 
 END_C_DECLS
 

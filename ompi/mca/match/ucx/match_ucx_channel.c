@@ -129,7 +129,7 @@ static int match_ucx_reach(mca_match_ucx_half_t *req, struct ompi_proc_t *peer,
     }
     opal_output_verbose(MCA_BASE_VERBOSE_TRACE, OMPI_MATCH_BASE_OUTPUT,
                         "match:ucx: %s half: %s, %s into the peer's slot",
-                        req->is_send ? "send" : "receive",
+                        req->super.is_send ? "send" : "receive",
                         req->inline_msg ? "inline" : req->eager ? "eager" : "rendezvous",
                         NULL != req->peer_ptr ? "stores" : "puts");
     return ret;
@@ -152,10 +152,10 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     if (NULL == req) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    req->bytes = offer->bytes < info->bytes ? offer->bytes : info->bytes;
-    req->truncated = offer->bytes > info->bytes;
-    req->eager = req->bytes <= c->eager_limit;
-    req->inline_msg = req->eager && req->bytes <= MCA_MATCH_UCX_INLINE_MAX;
+    req->super.bytes = offer->bytes < info->bytes ? offer->bytes : info->bytes;
+    req->super.truncated = offer->bytes > info->bytes;
+    req->eager = req->super.bytes <= c->eager_limit;
+    req->inline_msg = req->eager && req->super.bytes <= MCA_MATCH_UCX_INLINE_MAX;
     req->entry = c->eager_limit;
 
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
@@ -177,8 +177,8 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     if (OMPI_SUCCESS != ret) {
         goto err_unlock;
     }
-    if (!req->eager && !req->contiguous) {
-        req->bounce = malloc(req->bytes);
+    if (!req->eager && !req->super.contiguous) {
+        req->bounce = malloc(req->super.bytes);
         if (NULL == req->bounce) {
             ret = OMPI_ERR_OUT_OF_RESOURCE;
             goto err_unlock;
@@ -192,16 +192,14 @@ static int match_ucx_accept(mca_match_request_t *request, struct ompi_proc_t *pe
     if (OMPI_SUCCESS != ret) {
         goto err_unlock;
     }
-    mca_match_ucx_progress_on();
+    mca_match_base_chan_progress_on(&mca_match_ucx_chan);
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
 
     info->flags = req->eager ? MATCH_UCX_EAGER : 0;
     info->word[0] = address;
     info->word[1] = req->tag;
     info->word[2] = req->entry | ((uint64_t) req->own_gen << 32);
-    request->mr_chan = req;
-    request->mr_chan_ops = &mca_match_ucx_channel_ops;
-    return OMPI_SUCCESS;
+    return mca_match_base_chan_attach(request, &req->super, &mca_match_ucx_channel_ops);
 
 err_unlock:
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
@@ -226,17 +224,17 @@ static int match_ucx_connect(mca_match_request_t *request, const mca_match_chann
     req->slot_index = (uint32_t) offer->word[1];
     req->has_slot = true;
     req->word = (volatile uint64_t *) (uintptr_t) offer->word[0];
-    req->bytes = offer->bytes < accept->bytes ? offer->bytes : accept->bytes;
+    req->super.bytes = offer->bytes < accept->bytes ? offer->bytes : accept->bytes;
     req->eager = 0 != (MATCH_UCX_EAGER & accept->flags);
-    req->inline_msg = req->eager && req->bytes <= MCA_MATCH_UCX_INLINE_MAX;
+    req->inline_msg = req->eager && req->super.bytes <= MCA_MATCH_UCX_INLINE_MAX;
     req->entry = (size_t) (accept->word[2] & UINT32_MAX);
     req->own_gen = (uint32_t) offer->word[2];
     req->peer_gen = (accept->word[2] >> 32) << MCA_MATCH_UCX_COUNT_BITS;
     req->peer_slot = accept->word[0];
     req->tag = accept->word[1];
-    req->sync = MCA_PML_BASE_SEND_SYNCHRONOUS == request->mr_desc.mode;
-    if (!req->contiguous && 0 < req->bytes) {
-        req->bounce = malloc(req->bytes);
+    req->super.sync = MCA_PML_BASE_SEND_SYNCHRONOUS == request->mr_desc.mode;
+    if (!req->super.contiguous && 0 < req->super.bytes) {
+        req->bounce = malloc(req->super.bytes);
         if (NULL == req->bounce) {
             ret = OMPI_ERR_OUT_OF_RESOURCE;
             goto err;
@@ -246,15 +244,13 @@ static int match_ucx_connect(mca_match_request_t *request, const mca_match_chann
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
     ret = match_ucx_reach(req, peer, accept);
     if (OMPI_SUCCESS == ret) {
-        mca_match_ucx_progress_on();
+        mca_match_base_chan_progress_on(&mca_match_ucx_chan);
     }
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
     if (OMPI_SUCCESS != ret) {
         goto err;
     }
-    request->mr_chan = req;
-    request->mr_chan_ops = &mca_match_ucx_channel_ops;
-    return OMPI_SUCCESS;
+    return mca_match_base_chan_attach(request, &req->super, &mca_match_ucx_channel_ops);
 
 err:
     opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
@@ -271,12 +267,5 @@ static void match_ucx_abandon(mca_match_request_t *request, const mca_match_chan
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
 }
 
-mca_match_base_module_t mca_match_ucx_module = {
-    .match_component = &mca_match_ucx_component.super,
-    .match_p2p = NULL,
-    .match_channel_id = MCA_MATCH_CHANNEL_UCX,
-    .match_channel_offer = match_ucx_offer,
-    .match_channel_accept = match_ucx_accept,
-    .match_channel_connect = match_ucx_connect,
-    .match_channel_abandon = match_ucx_abandon,
-};
+mca_match_base_module_t mca_match_ucx_module =
+    MCA_MATCH_BASE_CHAN_MODULE(&mca_match_ucx_component.super, MCA_MATCH_CHANNEL_UCX, match_ucx);

@@ -23,9 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opal/class/opal_hash_table.h"
-#include "opal/class/opal_list.h"
-#include "opal/runtime/opal_progress.h"
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/match/base/base.h"
@@ -40,12 +37,9 @@ opal_mutex_t mca_match_ucx_lock = OPAL_MUTEX_STATIC_INIT;
  * them with every pair, so a peer whose worker changed, in a new session,
  * gets a new record; the old one is closed at finalize). */
 typedef struct {
-    opal_list_item_t super;
+    mca_match_base_peer_t super; /**< name: the worker address, then the packed region key */
     ucp_ep_h ep;
     ucp_rkey_h region_rkey;
-    size_t address_len;
-    size_t rkey_len;
-    unsigned char *blob;      /**< the worker address, then the packed region key */
     bool emulated;            /**< under ULFM: UCX emulates puts to it (not used) */
 } match_ucx_peer_t;
 
@@ -53,20 +47,13 @@ static void match_ucx_peer_construct(match_ucx_peer_t *p)
 {
     p->ep = NULL;
     p->region_rkey = NULL;
-    p->blob = NULL;
     p->emulated = false;
 }
 
-static void match_ucx_peer_destruct(match_ucx_peer_t *p)
-{
-    free(p->blob);
-}
-
-static OBJ_CLASS_INSTANCE(match_ucx_peer_t, opal_list_item_t, match_ucx_peer_construct,
-                          match_ucx_peer_destruct);
+static OBJ_CLASS_INSTANCE(match_ucx_peer_t, mca_match_base_peer_t, match_ucx_peer_construct,
+                          NULL);
 
 static struct {
-    int state;                /**< 0 not tried, 1 open, -1 failed */
     ucp_context_h context;
     ucp_worker_h worker;
     ucp_address_t *address;
@@ -76,12 +63,9 @@ static struct {
     size_t slot_size;
     void *region_rkey;
     size_t region_rkey_len;
-    uint32_t *free_slots;     /**< stack of free slot indices */
+    mca_match_base_slots_t slots;
     uint32_t *generation;     /**< per slot: how often it was handed out */
-    uint32_t nfree;
-    opal_hash_table_t eps;    /**< ompi_proc_t * -> match_ucx_peer_t * */
-    opal_list_t peers;        /**< every match_ucx_peer_t made */
-    bool progressing;
+    mca_match_base_peers_t peers; /**< of match_ucx_peer_t */
 } match_ucx;
 
 static int match_ucx_register(void)
@@ -161,46 +145,35 @@ static void match_ucx_flush(void)
     }
 }
 
-/* lock held */
-static void match_ucx_close_eps(void)
+/* lock held: a peer's record at finalize */
+static void match_ucx_close_ep(mca_match_base_peer_t *record)
 {
-    opal_list_item_t *item;
+    match_ucx_peer_t *peer = (match_ucx_peer_t *) record;
+    ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                                 .flags = UCP_EP_CLOSE_FLAG_FORCE};
+    ucs_status_ptr_t req;
 
-    match_ucx_flush();
-
-    while (NULL != (item = opal_list_remove_first(&match_ucx.peers))) {
-        match_ucx_peer_t *peer = (match_ucx_peer_t *) item;
-        ucp_request_param_t param = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
-                                     .flags = UCP_EP_CLOSE_FLAG_FORCE};
-        ucs_status_ptr_t req;
-
-        if (NULL != peer->region_rkey) {
-            ucp_rkey_destroy(peer->region_rkey);
+    if (NULL != peer->region_rkey) {
+        ucp_rkey_destroy(peer->region_rkey);
+    }
+    if (NULL == peer->ep) {
+        return;
+    }
+    req = ucp_ep_close_nbx(peer->ep, &param);
+    if (UCS_PTR_IS_PTR(req)) {
+        while (UCS_INPROGRESS == ucp_request_check_status(req)) {
+            ucp_worker_progress(match_ucx.worker);
         }
-        req = ucp_ep_close_nbx(peer->ep, &param);
-        if (UCS_PTR_IS_PTR(req)) {
-            while (UCS_INPROGRESS == ucp_request_check_status(req)) {
-                ucp_worker_progress(match_ucx.worker);
-            }
-            ucp_request_free(req);
-        }
-        OBJ_RELEASE(peer);
+        ucp_request_free(req);
     }
 }
 
 static void match_ucx_teardown(void)
 {
-    if (match_ucx.progressing) {
-        (void) opal_progress_unregister(mca_match_ucx_progress);
-        match_ucx.progressing = false;
+    if (mca_match_base_chan_is_open(&mca_match_ucx_chan)) {
+        match_ucx_flush();
     }
-    if (1 == match_ucx.state) {
-        match_ucx_close_eps();
-    }
-    if (1 == match_ucx.state || -1 == match_ucx.state) {
-        OBJ_DESTRUCT(&match_ucx.eps);
-        OPAL_LIST_DESTRUCT(&match_ucx.peers);
-    }
+    mca_match_base_peers_fini(&match_ucx.peers, match_ucx_close_ep);
     if (NULL != match_ucx.region_rkey) {
         ucp_rkey_buffer_release(match_ucx.region_rkey);
     }
@@ -216,13 +189,13 @@ static void match_ucx_teardown(void)
     if (NULL != match_ucx.context) {
         ucp_cleanup(match_ucx.context);
     }
-    free(match_ucx.free_slots);
+    mca_match_base_slots_fini(&match_ucx.slots);
     free(match_ucx.generation);
     memset(&match_ucx, 0, sizeof(match_ucx));
 }
 
-/* lock held: the context, the worker and the region, once */
-int mca_match_ucx_open_worker(void)
+/* lock held: the context, the worker and the region */
+static int match_ucx_open(void)
 {
     const mca_match_ucx_component_t *c = &mca_match_ucx_component;
     ucp_config_t *config = NULL;
@@ -232,13 +205,7 @@ int mca_match_ucx_open_worker(void)
     ucp_mem_attr_t attr;
     ucs_status_t status;
 
-    if (0 != match_ucx.state) {
-        return 1 == match_ucx.state ? OMPI_SUCCESS : OMPI_ERR_NOT_AVAILABLE;
-    }
-    match_ucx.state = -1;
-    OBJ_CONSTRUCT(&match_ucx.eps, opal_hash_table_t);
-    OBJ_CONSTRUCT(&match_ucx.peers, opal_list_t);
-    if (OPAL_SUCCESS != opal_hash_table_init(&match_ucx.eps, 64)) {
+    if (OMPI_SUCCESS != mca_match_base_peers_init(&match_ucx.peers)) {
         goto err;
     }
     status = ucp_config_read("MPI", NULL, &config);
@@ -293,16 +260,11 @@ int mca_match_ucx_open_worker(void)
     if (UCS_OK != status) {
         goto err_ucx;
     }
-    match_ucx.free_slots = malloc(c->max_channels * sizeof(uint32_t));
     match_ucx.generation = calloc(c->max_channels, sizeof(uint32_t));
-    if (NULL == match_ucx.free_slots || NULL == match_ucx.generation) {
+    if (NULL == match_ucx.generation
+        || OMPI_SUCCESS != mca_match_base_slots_init(&match_ucx.slots, c->max_channels)) {
         goto err;
     }
-    for (uint32_t i = 0; i < c->max_channels; ++i) {
-        match_ucx.free_slots[i] = c->max_channels - 1 - i;
-    }
-    match_ucx.nfree = c->max_channels;
-    match_ucx.state = 1;
     opal_output_verbose(MCA_BASE_VERBOSE_COMPONENT, OMPI_MATCH_BASE_OUTPUT,
                         "match:ucx: worker open (address %zu bytes), region of %u slots of "
                         "%zu bytes",
@@ -315,10 +277,13 @@ err_ucx:
                         ucs_status_string(status));
 err:
     match_ucx_teardown();
-    match_ucx.state = -1;
-    OBJ_CONSTRUCT(&match_ucx.eps, opal_hash_table_t);
-    OBJ_CONSTRUCT(&match_ucx.peers, opal_list_t);
     return OMPI_ERR_NOT_AVAILABLE;
+}
+
+/* lock held: the context, the worker and the region, once */
+int mca_match_ucx_open_worker(void)
+{
+    return mca_match_base_chan_open(&mca_match_ucx_chan, match_ucx_open);
 }
 
 ucp_worker_h mca_match_ucx_worker(void)
@@ -348,10 +313,9 @@ int mca_match_ucx_slot_alloc(uint32_t *index, uint64_t *address, uint32_t *gener
 {
     unsigned char *slot;
 
-    if (0 == match_ucx.nfree) {
+    if (OMPI_SUCCESS != mca_match_base_slots_get(&match_ucx.slots, index)) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    *index = match_ucx.free_slots[--match_ucx.nfree];
     *generation = ++match_ucx.generation[*index] & MCA_MATCH_UCX_GEN_MASK;
     slot = match_ucx.region + (size_t) *index * match_ucx.slot_size;
     __atomic_store_n((uint64_t *) slot, 0, __ATOMIC_RELEASE);
@@ -362,8 +326,8 @@ int mca_match_ucx_slot_alloc(uint32_t *index, uint64_t *address, uint32_t *gener
 /* lock held */
 void mca_match_ucx_slot_release(uint32_t index)
 {
-    if (1 == match_ucx.state) {
-        match_ucx.free_slots[match_ucx.nfree++] = index;
+    if (mca_match_base_chan_is_open(&mca_match_ucx_chan)) {
+        mca_match_base_slots_put(&match_ucx.slots, index);
     }
 }
 
@@ -433,36 +397,20 @@ static void match_ucx_ep_failed(void *arg, ucp_ep_h ep, ucs_status_t status)
 int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t address_len,
                         const void *rkey, size_t rkey_len, ucp_ep_h *ep, ucp_rkey_h *region_rkey)
 {
-    match_ucx_peer_t *peer = NULL;
+    match_ucx_peer_t *peer;
     ucp_ep_params_t params;
-    void *value;
 
-    if (OPAL_SUCCESS
-        == opal_hash_table_get_value_uint64(&match_ucx.eps, (uint64_t) (uintptr_t) proc, &value)) {
-        peer = (match_ucx_peer_t *) value;
-        if (peer->address_len != address_len || peer->rkey_len != rkey_len
-            || 0 != memcmp(peer->blob, address, address_len)
-            || 0 != memcmp(peer->blob + address_len, rkey, rkey_len)) {
-            peer = NULL;
-        }
-    }
+    peer = (match_ucx_peer_t *) mca_match_base_peers_find(&match_ucx.peers, proc, address,
+                                                          address_len, rkey, rkey_len);
     if (NULL == peer) {
-        peer = OBJ_NEW(match_ucx_peer_t);
+        peer = (match_ucx_peer_t *) mca_match_base_peer_new(OBJ_CLASS(match_ucx_peer_t), address,
+                                                            address_len, rkey, rkey_len);
         if (NULL == peer) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
-        peer->blob = malloc(address_len + rkey_len);
-        if (NULL == peer->blob) {
-            OBJ_RELEASE(peer);
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        }
-        memcpy(peer->blob, address, address_len);
-        memcpy(peer->blob + address_len, rkey, rkey_len);
-        peer->address_len = address_len;
-        peer->rkey_len = rkey_len;
         memset(&params, 0, sizeof(params));
         params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
-        params.address = (const ucp_address_t *) peer->blob;
+        params.address = (const ucp_address_t *) peer->super.name;
 #if OPAL_ENABLE_FT_MPI
         if (ompi_ftmpi_enabled) {
             params.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE
@@ -477,8 +425,8 @@ int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t ad
             OBJ_RELEASE(peer);
             return OMPI_ERR_UNREACH;
         }
-        /* on the list before anything else can fail: closed at finalize */
-        opal_list_append(&match_ucx.peers, &peer->super);
+        /* kept before anything else can fail: closed at finalize */
+        mca_match_base_peers_keep(&match_ucx.peers, &peer->super);
         match_ucx_report_ep(peer->ep);
 #if OPAL_ENABLE_FT_MPI
         peer->emulated = ompi_ftmpi_enabled && match_ucx_puts_emulated(peer->ep);
@@ -493,9 +441,7 @@ int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t ad
             peer->region_rkey = NULL;
             return OMPI_ERR_UNREACH;
         }
-        if (OPAL_SUCCESS
-            != opal_hash_table_set_value_uint64(&match_ucx.eps, (uint64_t) (uintptr_t) proc,
-                                                peer)) {
+        if (OMPI_SUCCESS != mca_match_base_peers_set(&match_ucx.peers, proc, &peer->super)) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
     }
@@ -507,27 +453,11 @@ int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t ad
     return OMPI_SUCCESS;
 }
 
-bool mca_match_ucx_is_open(void)
-{
-    return 1 == match_ucx.state;
-}
-
-/* lock held */
-void mca_match_ucx_progress_on(void)
-{
-    if (!match_ucx.progressing) {
-        match_ucx.progressing = true;
-        (void) opal_progress_register(mca_match_ucx_progress);
-    }
-}
-
 static int match_ucx_finalize(void)
 {
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
-    mca_match_ucx_request_fini();
-    if (0 != match_ucx.state) {
-        match_ucx_teardown();
-    }
+    match_ucx_teardown();
+    mca_match_base_chan_fini(&mca_match_ucx_chan);
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
     return OMPI_SUCCESS;
 }

@@ -51,16 +51,9 @@
 #include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/match/ucx/match_ucx.h"
 
-#define MATCH_UCX_DONE_BATCH 32
-
-static mca_match_ucx_half_t *match_ucx_active = NULL;
-static volatile int32_t match_ucx_nactive = 0;
-
 static void match_ucx_request_construct(mca_match_ucx_half_t *req)
 {
-    memset(&req->owner, 0, offsetof(mca_match_ucx_half_t, convertor)
-                               - offsetof(mca_match_ucx_half_t, owner));
-    OBJ_CONSTRUCT(&req->convertor, opal_convertor_t);
+    memset(&req->ep, 0, sizeof(*req) - offsetof(mca_match_ucx_half_t, ep));
 }
 
 /* lock held: forget operations in flight (UCX completes them on its own);
@@ -68,7 +61,7 @@ static void match_ucx_request_construct(mca_match_ucx_half_t *req)
  * lands in a buffer the request no longer owns */
 static void match_ucx_drop_ops(mca_match_ucx_half_t *req)
 {
-    if (!req->is_send && NULL != req->ops[1]) {
+    if (!req->super.is_send && NULL != req->ops[1]) {
         ucp_request_cancel(mca_match_ucx_worker(), req->ops[1]);
     }
     for (int i = 0; i < 2; ++i) {
@@ -82,7 +75,7 @@ static void match_ucx_drop_ops(mca_match_ucx_half_t *req)
 static void match_ucx_request_destruct(mca_match_ucx_half_t *req)
 {
     OPAL_THREAD_LOCK(&mca_match_ucx_lock);
-    if (mca_match_ucx_is_open()) {
+    if (mca_match_base_chan_is_open(&mca_match_ucx_chan)) {
         match_ucx_drop_ops(req);
         if (req->has_slot) {
             mca_match_ucx_slot_release(req->slot_index);
@@ -90,35 +83,10 @@ static void match_ucx_request_destruct(mca_match_ucx_half_t *req)
     }
     OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
     free(req->bounce);
-    OBJ_DESTRUCT(&req->convertor);
-    if (NULL != req->datatype) {
-        OMPI_DATATYPE_RELEASE(req->datatype);
-    }
 }
 
-OBJ_CLASS_INSTANCE(mca_match_ucx_half_t, opal_object_t, match_ucx_request_construct,
+OBJ_CLASS_INSTANCE(mca_match_ucx_half_t, mca_match_base_chan_half_t, match_ucx_request_construct,
                    match_ucx_request_destruct);
-
-mca_match_ucx_half_t *mca_match_ucx_half_new(mca_match_request_t *owner, bool is_send)
-{
-    mca_match_ucx_half_t *req = OBJ_NEW(mca_match_ucx_half_t);
-    int ret;
-
-    if (NULL == req) {
-        return NULL;
-    }
-    req->owner = owner;
-    req->is_send = is_send;
-    /* the matched request's original request, which held the datatype, is freed */
-    ret = mca_match_base_channel_side_prepare(is_send, owner->mr_desc.buf, owner->mr_desc.count,
-                                              owner->mr_desc.datatype, &req->datatype,
-                                              &req->contiguous, &req->cptr, &req->convertor);
-    if (OMPI_SUCCESS != ret) {
-        OBJ_RELEASE(req);
-        return NULL;
-    }
-    return req;
-}
 
 /* lock held: one put; a pending operation is kept in ops[slot] */
 static int match_ucx_put(mca_match_ucx_half_t *req, int slot, const void *src, size_t len,
@@ -131,7 +99,7 @@ static int match_ucx_put(mca_match_ucx_half_t *req, int slot, const void *src, s
         opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT,
                             "match:ucx: put of %zu bytes failed: %s", len,
                             ucs_status_string(UCS_PTR_STATUS(op)));
-        req->status = MPI_ERR_OTHER;
+        MCA_MATCH_BASE_CHAN_STATUS(&req->super) = MPI_ERR_OTHER;
         return MPI_ERR_OTHER;
     }
     req->ops[slot] = UCS_PTR_IS_PTR(op) ? op : NULL;
@@ -163,7 +131,7 @@ static bool match_ucx_ops_check(mca_match_ucx_half_t *req)
                 return false;
             }
             if (UCS_OK != status) {
-                req->status = MPI_ERR_OTHER;
+                MCA_MATCH_BASE_CHAN_STATUS(&req->super) = MPI_ERR_OTHER;
             }
             ucp_request_free(req->ops[i]);
             req->ops[i] = NULL;
@@ -180,13 +148,13 @@ static inline bool match_ucx_ops_done(mca_match_ucx_half_t *req)
 
 static inline void match_ucx_unpack(mca_match_ucx_half_t *req, unsigned char *src)
 {
-    if (OPAL_LIKELY(req->contiguous)) {
-        if (src != req->cptr) {
-            mca_match_base_copy_small(req->cptr, src, req->bytes);
+    if (OPAL_LIKELY(req->super.contiguous)) {
+        if (src != req->super.cptr) {
+            mca_match_base_copy_small(req->super.cptr, src, req->super.bytes);
         }
         return;
     }
-    mca_match_base_channel_unpack(&req->convertor, src, req->bytes);
+    mca_match_base_channel_unpack(&req->super.convertor, src, req->super.bytes);
 }
 
 /* the count in the own slot's word, 0 while the word holds a value meant
@@ -238,18 +206,18 @@ static int match_ucx_tag_op(mca_match_ucx_half_t *req, int slot, void *buf)
     ucp_request_param_t param = {.op_attr_mask = 0};
     ucs_status_ptr_t op;
 
-    if (req->is_send) {
-        op = ucp_tag_send_nbx(req->ep, buf, req->bytes, req->tag, &param);
+    if (req->super.is_send) {
+        op = ucp_tag_send_nbx(req->ep, buf, req->super.bytes, req->tag, &param);
     } else {
-        op = ucp_tag_recv_nbx(mca_match_ucx_worker(), buf, req->bytes, req->tag,
+        op = ucp_tag_recv_nbx(mca_match_ucx_worker(), buf, req->super.bytes, req->tag,
                               ~(ucp_tag_t) 0, &param);
     }
     if (UCS_PTR_IS_ERR(op)) {
         opal_output_verbose(MCA_BASE_VERBOSE_ERROR, OMPI_MATCH_BASE_OUTPUT,
                             "match:ucx: tag %s of %zu bytes failed: %s",
-                            req->is_send ? "send" : "receive", req->bytes,
+                            req->super.is_send ? "send" : "receive", req->super.bytes,
                             ucs_status_string(UCS_PTR_STATUS(op)));
-        req->status = MPI_ERR_OTHER;
+        MCA_MATCH_BASE_CHAN_STATUS(&req->super) = MPI_ERR_OTHER;
         return MPI_ERR_OTHER;
     }
     req->ops[slot] = UCS_PTR_IS_PTR(op) ? op : NULL;
@@ -260,10 +228,10 @@ static int match_ucx_tag_op(mca_match_ucx_half_t *req, int slot, void *buf)
  * a fence (see match_ucx_write_data) */
 static int match_ucx_write_data_put(mca_match_ucx_half_t *req, const void *src, size_t off)
 {
-    if (!req->contiguous) {
-        mca_match_base_channel_pack(&req->convertor, req->bounce, req->bytes);
+    if (!req->super.contiguous) {
+        mca_match_base_channel_pack(&req->super.convertor, req->bounce, req->super.bytes);
     }
-    if (MPI_SUCCESS != match_ucx_put(req, 0, src, req->bytes, req->peer_slot + off,
+    if (MPI_SUCCESS != match_ucx_put(req, 0, src, req->super.bytes, req->peer_slot + off,
                                      req->slot_rkey)) {
         return MPI_ERR_OTHER;
     }
@@ -279,10 +247,11 @@ static int match_ucx_write_data_put(mca_match_ucx_half_t *req, const void *src, 
 static inline int match_ucx_write_data(mca_match_ucx_half_t *req, const void *src, size_t off)
 {
     if (OPAL_LIKELY(NULL != req->peer_ptr)) {
-        if (OPAL_LIKELY(req->contiguous)) {
-            mca_match_base_copy_small(req->peer_ptr + off, src, req->bytes);
+        if (OPAL_LIKELY(req->super.contiguous)) {
+            mca_match_base_copy_small(req->peer_ptr + off, src, req->super.bytes);
         } else {
-            mca_match_base_channel_pack(&req->convertor, req->peer_ptr + off, req->bytes);
+            mca_match_base_channel_pack(&req->super.convertor, req->peer_ptr + off,
+                                        req->super.bytes);
         }
         return MPI_SUCCESS;
     }
@@ -293,7 +262,7 @@ static inline int match_ucx_write_data(mca_match_ucx_half_t *req, const void *sr
 static bool match_ucx_send_advance(mca_match_ucx_half_t *req, uint64_t m)
 {
     if (0 == req->stage) {
-        void *src = req->contiguous ? (void *) req->cptr : (void *) req->bounce;
+        void *src = req->super.contiguous ? (void *) req->super.cptr : (void *) req->bounce;
         /* the receive that must have started: message m overwrites the
          * line or entry of a message whose receive has completed */
         uint64_t ahead = req->inline_msg ? MCA_MATCH_UCX_INLINE_DEPTH - 1
@@ -306,8 +275,8 @@ static bool match_ucx_send_advance(mca_match_ucx_half_t *req, uint64_t m)
         }
         req->count = m;
         if (!req->eager) {
-            if (!req->contiguous) {
-                mca_match_base_channel_pack(&req->convertor, req->bounce, req->bytes);
+            if (!req->super.contiguous) {
+                mca_match_base_channel_pack(&req->super.convertor, req->bounce, req->super.bytes);
             }
             /* the receiver posted its tag receive before granting m */
             if (MPI_SUCCESS != match_ucx_tag_op(req, 0, src)) {
@@ -319,7 +288,7 @@ static bool match_ucx_send_advance(mca_match_ucx_half_t *req, uint64_t m)
             uint64_t stamp = match_ucx_stamp(req->peer_gen, m);
 
             /* data and stamp in one line: one line moves */
-            if (0 < req->bytes && MPI_SUCCESS != match_ucx_write_data(req, src, data)) {
+            if (0 < req->super.bytes && MPI_SUCCESS != match_ucx_write_data(req, src, data)) {
                 return true;
             }
             if (MPI_SUCCESS != match_ucx_put_word(req, 1, line, stamp)) {
@@ -328,7 +297,7 @@ static bool match_ucx_send_advance(mca_match_ucx_half_t *req, uint64_t m)
         } else {
             size_t at = MCA_MATCH_UCX_RING_AT + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry;
 
-            if (0 < req->bytes && MPI_SUCCESS != match_ucx_write_data(req, src, at)) {
+            if (0 < req->super.bytes && MPI_SUCCESS != match_ucx_write_data(req, src, at)) {
                 return true;
             }
             if (MPI_SUCCESS != match_ucx_put_word(req, 1, 0, req->peer_gen | req->count)) {
@@ -341,7 +310,7 @@ static bool match_ucx_send_advance(mca_match_ucx_half_t *req, uint64_t m)
         return false;
     }
     /* a synchronous send completes once its receive has started */
-    return !req->sync || match_ucx_granted(req, req->count);
+    return !req->super.sync || match_ucx_granted(req, req->count);
 }
 
 /* lock held: the receive of message m */
@@ -351,7 +320,7 @@ static bool match_ucx_recv_advance(mca_match_ucx_half_t *req, uint64_t m)
         if (!req->eager
             && MPI_SUCCESS
                    != match_ucx_tag_op(req, 1,
-                                       req->contiguous ? (void *) req->cptr
+                                       req->super.contiguous ? (void *) req->super.cptr
                                                        : (void *) req->bounce)) {
             return true;
         }
@@ -368,9 +337,9 @@ static bool match_ucx_recv_advance(mca_match_ucx_half_t *req, uint64_t m)
             if (!match_ucx_arrived(req, m)) {
                 return false;
             }
-            if (0 < req->bytes && req->inline_msg) {
+            if (0 < req->super.bytes && req->inline_msg) {
                 match_ucx_unpack(req, match_ucx_line(req, m) + MCA_MATCH_UCX_STAMP_BYTES);
-            } else if (0 < req->bytes) {
+            } else if (0 < req->super.bytes) {
                 match_ucx_unpack(req, req->ring + ((m - 1) % MCA_MATCH_UCX_DEPTH) * req->entry);
             }
         } else {
@@ -381,12 +350,12 @@ static bool match_ucx_recv_advance(mca_match_ucx_half_t *req, uint64_t m)
                     return false;
                 }
                 if (UCS_OK != status) {
-                    req->status = MPI_ERR_OTHER;
+                    MCA_MATCH_BASE_CHAN_STATUS(&req->super) = MPI_ERR_OTHER;
                 }
                 ucp_request_free(req->ops[1]);
                 req->ops[1] = NULL;
             }
-            if (!req->contiguous) {
+            if (!req->super.contiguous) {
                 match_ucx_unpack(req, req->bounce);
             }
         }
@@ -402,102 +371,28 @@ static bool match_ucx_advance(mca_match_ucx_half_t *req)
 {
     uint64_t m = req->count + 1;
 
-    return req->is_send ? match_ucx_send_advance(req, m) : match_ucx_recv_advance(req, m);
+    return req->super.is_send ? match_ucx_send_advance(req, m) : match_ucx_recv_advance(req, m);
 }
 
-static inline void match_ucx_complete(mca_match_ucx_half_t *req)
+static inline bool match_ucx_poll(mca_match_base_chan_half_t *half)
 {
-    mca_match_request_channel_finish(req->owner, req->status, req->truncated, req->bytes);
+    return match_ucx_advance((mca_match_ucx_half_t *) half);
 }
 
-/* lock held */
-static void match_ucx_list_remove(mca_match_ucx_half_t *req)
+static inline void match_ucx_reset(mca_match_base_chan_half_t *half)
 {
-    if (NULL != req->prev) {
-        req->prev->next = req->next;
-    } else {
-        match_ucx_active = req->next;
-    }
-    if (NULL != req->next) {
-        req->next->prev = req->prev;
-    }
-    req->next = req->prev = NULL;
-    match_ucx_nactive--;
+    ((mca_match_ucx_half_t *) half)->stage = 0;
 }
 
-static inline void match_ucx_start_one(mca_match_request_t *owner)
+/* lock held: the worker is progressed once it exists: a peer's puts over a
+ * transport without shared memory need this side's worker, also to
+ * acknowledge puts of channels freed since */
+static int match_ucx_transport(void)
 {
-    mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) owner->mr_chan;
-    bool done;
-
-    mca_match_request_activate(owner);
-    req->status = MPI_SUCCESS;
-    req->stage = 0;
-    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
-    done = match_ucx_advance(req);
-    if (!done) {
-        req->prev = NULL;
-        req->next = match_ucx_active;
-        if (NULL != match_ucx_active) {
-            match_ucx_active->prev = req;
-        }
-        match_ucx_active = req;
-        match_ucx_nactive++;
-    }
-    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
-    if (done) {
-        match_ucx_complete(req);
-    }
-}
-
-/* the matched request's req_start */
-static int match_ucx_start(size_t count, ompi_request_t **requests)
-{
-    if (OPAL_UNLIKELY(mca_match_request_start_refused(count, requests))) {
-        return OMPI_ERR_REQUEST;
-    }
-    for (size_t i = 0; i < count; ++i) {
-        match_ucx_start_one((mca_match_request_t *) requests[i]);
-    }
-    return OMPI_SUCCESS;
-}
-
-static int match_ucx_start_owned(mca_match_request_t *owner)
-{
-    match_ucx_start_one(owner);
-    return OMPI_SUCCESS;
-}
-
-int mca_match_ucx_progress(void)
-{
-    mca_match_ucx_half_t *done[MATCH_UCX_DONE_BATCH];
-    mca_match_ucx_half_t *req, *next;
-    int ndone = 0;
-
-    /* the worker is progressed once it exists: a peer's puts over a
-     * transport without shared memory need this side's worker, also to
-     * acknowledge puts of channels freed since */
-    if (!mca_match_ucx_is_open()) {
-        return 0;
-    }
-    if (OPAL_THREAD_TRYLOCK(&mca_match_ucx_lock)) {
-        return 0;
-    }
-    if (mca_match_ucx_is_open()) {
+    if (mca_match_base_chan_is_open(&mca_match_ucx_chan)) {
         (void) ucp_worker_progress(mca_match_ucx_worker());
     }
-    for (req = match_ucx_active; NULL != req && ndone < MATCH_UCX_DONE_BATCH; req = next) {
-        next = req->next;
-        if (match_ucx_advance(req)) {
-            match_ucx_list_remove(req);
-            done[ndone++] = req;
-        }
-    }
-    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
-    for (int i = 0; i < ndone; ++i) {
-        match_ucx_complete(done[i]);
-    }
-    return ndone;
+    return 0;
 }
 
 /* A receive whose message has not arrived can be cancelled (its grant
@@ -505,13 +400,12 @@ int mca_match_ucx_progress(void)
  * receive that start posts); a send cannot (its data may be on its way).
  * A rendezvous receive is cancelled when UCX can cancel its tag receive,
  * which it can until a message matched it. */
-static void match_ucx_cancel(mca_match_request_t *owner)
+static bool match_ucx_cancel(mca_match_base_chan_half_t *half)
 {
-    mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) owner->mr_chan;
+    mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) half;
     bool cancelled = false;
 
-    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
-    if (!req->is_send && 2 > req->stage && (NULL != req->prev || match_ucx_active == req)) {
+    if (!half->is_send && 2 > req->stage) {
         if (req->eager) {
             cancelled = !match_ucx_arrived(req, req->count + 1);
         } else if (NULL != req->ops[1]) {
@@ -520,50 +414,27 @@ static void match_ucx_cancel(mca_match_request_t *owner)
         }
     }
     if (cancelled) {
-        match_ucx_list_remove(req);
         match_ucx_drop_ops(req);
     }
-    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
-    if (cancelled) {
-        mca_match_request_channel_cancelled(owner);
-    }
+    return cancelled;
 }
 
-/* The peer is gone: its grant or its data will never come, and UCX
- * completes or fails the operations in flight on its own. */
-static bool match_ucx_abort(mca_match_request_t *owner)
+/* The peer is gone: UCX completes or fails the operations in flight on
+ * its own. */
+static void match_ucx_abort(mca_match_base_chan_half_t *half)
 {
-    mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) owner->mr_chan;
-    bool aborted = false;
-
-    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
-    if (NULL != req->prev || match_ucx_active == req) {
-        match_ucx_list_remove(req);
-        match_ucx_drop_ops(req);
-        aborted = true;
-    }
-    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
-    return aborted;
+    match_ucx_drop_ops((mca_match_ucx_half_t *) half);
 }
 
-static void match_ucx_release(mca_match_request_t *owner)
-{
-    mca_match_ucx_half_t *req = (mca_match_ucx_half_t *) owner->mr_chan;
+/* UCX is only called under the lock */
+static const mca_match_base_chan_stages_t match_ucx_stages
+    = MCA_MATCH_BASE_CHAN_STAGES(match_ucx_reset, match_ucx_poll, match_ucx_poll,
+                                 match_ucx_cancel, match_ucx_abort, NULL, match_ucx_transport,
+                                 true);
 
-    owner->mr_chan = NULL;
-    OBJ_RELEASE(req);
-}
+mca_match_base_chan_t mca_match_ucx_chan = MCA_MATCH_BASE_CHAN_INIT("ucx", &mca_match_ucx_lock,
+                                                                    &match_ucx_stages,
+                                                                    mca_match_ucx_progress);
 
-const mca_match_channel_ops_t mca_match_ucx_channel_ops = {
-    .start = match_ucx_start,
-    .start_owned = match_ucx_start_owned,
-    .cancel = match_ucx_cancel,
-    .abort = match_ucx_abort,
-    .release = match_ucx_release,
-};
-
-void mca_match_ucx_request_fini(void)
-{
-    match_ucx_active = NULL;
-    match_ucx_nactive = 0;
-}
+MCA_MATCH_BASE_CHAN_DEFINE(match_ucx, mca_match_ucx_chan, match_ucx_stages,
+                           mca_match_ucx_progress, mca_match_ucx_channel_ops, NULL);
