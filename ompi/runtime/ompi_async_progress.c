@@ -69,7 +69,7 @@ static inline bool ompi_async_progress_is_running(void)
 }
 
 static int ompi_async_progress_watched_sleeps_get(const mca_base_pvar_t *pvar, void *value,
-                                          void *obj_handle)
+                                                  void *obj_handle)
 {
     (void) pvar;
     (void) obj_handle;
