@@ -187,12 +187,12 @@ static bool ompi_async_progress_sleep(int32_t seen, long ns)
 
 void ompi_async_progress_watch_add(int32_t delta)
 {
-    if (0 < delta && delta == opal_atomic_add_fetch_32(&ompi_async_progress_watched, delta)) {
+    int32_t watched = opal_atomic_add_fetch_32(&ompi_async_progress_watched, delta);
+
+    if (0 < delta && watched == delta) {
         /* from idle to watching: a thread asleep for up to
          * mpi_async_progress_max_sleep_us polls from now on */
         ompi_async_progress_wake();
-    } else if (0 >= delta) {
-        (void) opal_atomic_add_fetch_32(&ompi_async_progress_watched, delta);
     }
 }
 
