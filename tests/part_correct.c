@@ -50,9 +50,27 @@
  *   free_inactive    requests freed before (and after) being started;
  *                    later exchanges on the same tag are unaffected
  *   free_unmatched   a receive freed with no sender: a later MPI_Recv
- *                    with the same source and tag gets its message
+ *                    with the same source and tag gets its message; a send
+ *                    freed unstarted pairs with it, then an exchange
  *   cancel_inactive  MPI_Cancel of inactive partitioned requests, then
  *                    MPI_Wait (empty status), free, and a new exchange
+ *   plain_recv       a plain MPI_Irecv posted on the tag of a partitioned
+ *                    send stays incomplete while the partitioned pair
+ *                    completes; then it gets its own plain message
+ *   zero_parts       0 partitions of 8 ints on both sides: rounds complete
+ *                    (MPI_Test polled), count 0
+ *   pready_twice     MPI_Pready of a partition already ready, MPI_Pready_list
+ *                    with a partition twice: MPI_ERR_ARG, nothing marked,
+ *                    the exchange still delivers its data
+ *   truncate         8 x 8 ints sent, 0 and 4 x 8 received: MPI_ERR_TRUNCATE
+ *                    on both sides, nothing hangs; then a full exchange on
+ *                    the same tag
+ *   cancel_active    MPI_Cancel of started requests before any partition is
+ *                    ready: MPI_Wait returns, the status says cancelled; the
+ *                    requests start again and deliver
+ *   free_active      MPI_Request_free of an active send before every
+ *                    partition is ready: MPI_ERR_REQUEST, the request stays
+ *                    usable; a second pair to the same peer afterwards
  *   errors_init      wildcards, bad partition counts and counts refused
  *   errors_calls     Pready/Parrived out of range, Pready on an inactive
  *                    or receive request, Parrived on a send request:
@@ -669,6 +687,15 @@ static void case_free_unmatched(void)
     MPI_Barrier(ctl);
     QT_STEP("plain message on the freed receive's source and tag");
     plain_message(777);
+    if (0 == rank) {
+        /* Partitioned requests pair in the order of their initialization,
+         * freed ones too (free_inactive): the freed receive pairs with the
+         * next send, one freed unstarted here. */
+        QT_STEP("sender: the send that pairs with the freed receive, freed");
+        QT_OK(MPI_Psend_init(buf, s.parts, s.count, s.type, 1, TAG, MPI_COMM_WORLD,
+                             MPI_INFO_NULL, &req));
+        QT_OK(MPI_Request_free(&req));
+    }
     QT_STEP("exchange afterwards");
     exchange(&s, &s, 1, READY_REVERSE);
     side_free(buf);
@@ -704,6 +731,242 @@ static void case_cancel_inactive(void)
     plain_message(888);
     exchange(&s, &s, 2, READY_REVERSE);
     side_free(buf);
+}
+
+/* A plain receive on the partitioned tag stays out of the partitioned
+ * traffic: posted first, then the pair made and completed; the receive
+ * must not complete until its own plain message comes. */
+static void case_plain_recv(void)
+{
+    struct side s = {8, 16, MPI_INT};
+    char *buf = side_alloc(&s);
+    MPI_Request req = MPI_REQUEST_NULL, plain = MPI_REQUEST_NULL;
+    int got[64], flag = 0;
+
+    for (int i = 0; i < 64; ++i) {
+        got[i] = POISON;
+    }
+    if (1 == rank) {
+        QT_STEP("receiver: plain MPI_Irecv on the partitioned tag");
+        QT_OK(MPI_Irecv(got, 64, MPI_INT, 0, TAG, MPI_COMM_WORLD, &plain));
+    }
+    MPI_Barrier(ctl);
+    /* part/persist starts the first round's receives at the pairing,
+     * before MPI_Start: the buffer is poisoned before the init */
+    poison(buf, &s);
+    QT_STEP("init of the pair");
+    pair_init(buf, &s, &s, &req);
+    if (0 == rank) {
+        fill(buf, &s, 0);
+        QT_STEP("sender: start, ready, wait");
+        QT_OK(MPI_Start(&req));
+        ready(req, 0, s.parts - 1, READY_REVERSE);
+        QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    } else {
+        QT_STEP("receiver: the plain receive before the partitioned start");
+        for (int i = 0; i < 1000 && !flag; ++i) {
+            QT_OK(MPI_Test(&plain, &flag, MPI_STATUS_IGNORE));
+        }
+        QT_CHECK(0 == flag, "the plain MPI_Irecv completed with partitioned traffic "
+                 "(first ints %d %d %d %d)", got[0], got[1], got[2], got[3]);
+        QT_STEP("receiver: partitioned start and wait (the plain receive posted)");
+        QT_OK(MPI_Start(&req));
+        QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        check(buf, &s, 0, -1, "after MPI_Wait");
+        QT_STEP("receiver: the plain receive after the partitioned pair");
+        if (!flag) {
+            QT_OK(MPI_Test(&plain, &flag, MPI_STATUS_IGNORE));
+            QT_CHECK(0 == flag, "the plain MPI_Irecv completed with partitioned traffic");
+        }
+    }
+    MPI_Barrier(ctl);
+    QT_STEP("the plain message");
+    if (0 == rank) {
+        int v = 4711;
+        QT_OK(MPI_Send(&v, 1, MPI_INT, 1, TAG, MPI_COMM_WORLD));
+    } else if (!flag) {
+        MPI_Status st;
+        QT_OK(MPI_Wait(&plain, &st));
+        QT_CHECK(4711 == got[0], "the plain receive got %d, expected 4711", got[0]);
+    }
+    QT_OK(MPI_Request_free(&req));
+    side_free(buf);
+}
+
+static void case_zero_parts(void)
+{
+    struct side s = {0, 8, MPI_INT};
+    MPI_Request req = MPI_REQUEST_NULL;
+    char *buf = side_alloc(&s);
+
+    QT_STEP("init with 0 partitions");
+    pair_init(buf, &s, &s, &req);
+    for (int round = 0; round < 3; ++round) {
+        MPI_Status st;
+        int flag = 0, count = -1;
+
+        QT_STEP("start with 0 partitions");
+        QT_OK(part_start(&req));
+        QT_STEP("MPI_Test until complete, 0 partitions");
+        if (MPI_QUEUE_NULL == queue) {
+            while (!flag) {
+                QT_OK(MPI_Test(&req, &flag, &st));
+            }
+        } else {
+            QT_OK(part_wait(&req, &st));
+        }
+        MPI_Get_count(&st, MPI_INT, &count);
+        QT_CHECK(0 == count, "round %d: status count %d, expected 0", round, count);
+    }
+    QT_OK(MPI_Request_free(&req));
+    side_free(buf);
+}
+
+static void case_pready_twice(void)
+{
+    struct side s = {4, 8, MPI_INT};
+    MPI_Request req = MPI_REQUEST_NULL;
+    char *buf = side_alloc(&s);
+    int dup[3] = {2, 3, 2}, one = 1;
+
+    QT_STEP("init");
+    pair_init(buf, &s, &s, &req);
+    if (0 == rank) {
+        fill(buf, &s, 0);
+        QT_OK(MPI_Start(&req));
+        QT_STEP("MPI_Pready_list with a partition twice");
+        QT_CHECK_RC(MPI_Pready_list(3, dup, req), MPI_ERR_ARG);
+        QT_STEP("MPI_Pready twice");
+        QT_OK(MPI_Pready(1, req));
+        QT_CHECK_RC(MPI_Pready(1, req), MPI_ERR_ARG);
+        QT_CHECK_RC(MPI_Pready_list(1, &one, req), MPI_ERR_ARG);
+        QT_CHECK_RC(MPI_Pready_range(0, 1, req), MPI_ERR_ARG);
+        QT_STEP("sender: test before every partition is ready");
+        {
+            int flag = -1;
+            for (int i = 0; i < 100; ++i) {
+                QT_OK(MPI_Test(&req, &flag, MPI_STATUS_IGNORE));
+            }
+            QT_CHECK(0 == flag, "the send completed with partitions 0, 2, 3 not ready");
+        }
+        QT_STEP("sender: ready the others, wait");
+        QT_OK(MPI_Pready(0, req));
+        QT_OK(MPI_Pready_range(2, 3, req));
+        QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    } else {
+        poison(buf, &s);
+        QT_OK(MPI_Start(&req));
+        QT_STEP("receiver: wait");
+        QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        check(buf, &s, 0, -1, "after MPI_Wait");
+    }
+    QT_OK(MPI_Request_free(&req));
+    side_free(buf);
+}
+
+static void case_truncate(void)
+{
+    struct side s = {8, 8, MPI_INT}, r0 = {0, 8, MPI_INT}, r4 = {4, 8, MPI_INT};
+    const struct side *rs[2] = {&r0, &r4};
+
+    for (int k = 0; k < 2; ++k) {
+        MPI_Request req = MPI_REQUEST_NULL;
+        MPI_Status st;
+        char *buf = side_alloc(0 == rank ? &s : rs[k]);
+
+        QT_STEP("init: the receive smaller than the send");
+        pair_init(buf, &s, rs[k], &req);
+        if (0 == rank) {
+            fill(buf, &s, 0);
+            QT_STEP("sender: start, ready, wait (receive too small)");
+            QT_OK(MPI_Start(&req));
+            ready(req, 0, s.parts - 1, READY_REVERSE);
+            QT_CHECK_RC(MPI_Wait(&req, &st), MPI_ERR_TRUNCATE);
+        } else {
+            QT_STEP("receiver: start, wait (receive too small)");
+            QT_OK(MPI_Start(&req));
+            QT_CHECK_RC(MPI_Wait(&req, &st), MPI_ERR_TRUNCATE);
+        }
+        /* Open MPI releases a request that completed in error in the wait
+         * that reports it (ompi_errhandler_request_invoke) */
+        if (MPI_REQUEST_NULL != req) {
+            QT_OK(MPI_Request_free(&req));
+        }
+        side_free(buf);
+    }
+    QT_STEP("full exchange afterwards");
+    exchange(&s, &s, 1, READY_REVERSE);
+}
+
+static void case_cancel_active(void)
+{
+    struct side s = {4, 8, MPI_INT};
+    MPI_Request req = MPI_REQUEST_NULL;
+    MPI_Status st;
+    char *buf = side_alloc(&s);
+    int flag = 0;
+
+    QT_STEP("init");
+    pair_init(buf, &s, &s, &req);
+    /* both sides paired before the cancel */
+    MPI_Barrier(ctl);
+    for (int i = 0; i < 100; ++i) {
+        MPI_Iprobe(MPI_ANY_SOURCE, 999, ctl, &flag, MPI_STATUS_IGNORE);
+    }
+    MPI_Barrier(ctl);
+    QT_STEP("start, cancel before any partition is ready");
+    QT_OK(MPI_Start(&req));
+    QT_OK(MPI_Cancel(&req));
+    QT_STEP("MPI_Wait on the cancelled active request");
+    QT_OK(MPI_Wait(&req, &st));
+    flag = 0;
+    MPI_Test_cancelled(&st, &flag);
+    QT_CHECK(flag, "the status of the cancelled request does not say cancelled");
+    MPI_Barrier(ctl);
+    QT_STEP("the cancelled requests start again and deliver");
+    if (0 == rank) {
+        fill(buf, &s, 1);
+        QT_OK(MPI_Start(&req));
+        ready(req, 0, s.parts - 1, READY_REVERSE);
+        QT_OK(MPI_Wait(&req, &st));
+    } else {
+        poison(buf, &s);
+        QT_OK(MPI_Start(&req));
+        QT_OK(MPI_Wait(&req, &st));
+        check(buf, &s, 1, -1, "after the cancelled round");
+    }
+    QT_OK(MPI_Request_free(&req));
+    side_free(buf);
+}
+
+static void case_free_active(void)
+{
+    struct side s = {4, 8, MPI_INT};
+    MPI_Request req = MPI_REQUEST_NULL;
+    char *buf = side_alloc(&s);
+
+    QT_STEP("init");
+    pair_init(buf, &s, &s, &req);
+    if (0 == rank) {
+        fill(buf, &s, 0);
+        QT_OK(MPI_Start(&req));
+        QT_OK(MPI_Pready(0, req));
+        QT_STEP("MPI_Request_free of the active send");
+        QT_CHECK_RC(MPI_Request_free(&req), MPI_ERR_REQUEST);
+        QT_CHECK(MPI_REQUEST_NULL != req, "the refused free set MPI_REQUEST_NULL");
+        QT_STEP("the send stays usable: ready the others, wait");
+        QT_OK(MPI_Pready_range(1, s.parts - 1, req));
+        QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    } else {
+        poison(buf, &s);
+        QT_OK(MPI_Start(&req));
+        QT_OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        check(buf, &s, 0, -1, "after MPI_Wait");
+    }
+    QT_OK(MPI_Request_free(&req));
+    side_free(buf);
+    QT_STEP("a second pair to the same peer");
+    exchange(&s, &s, 2, READY_REVERSE);
 }
 
 static void case_errors_init(void)
@@ -835,6 +1098,12 @@ static const qt_case_t cases[] = {
     {"free_inactive", case_free_inactive},
     {"free_unmatched", case_free_unmatched},
     {"cancel_inactive", case_cancel_inactive},
+    {"plain_recv", case_plain_recv},
+    {"zero_parts", case_zero_parts},
+    {"pready_twice", case_pready_twice},
+    {"truncate", case_truncate},
+    {"cancel_active", case_cancel_active},
+    {"free_active", case_free_active},
     {"errors_init", case_errors_init},
     {"errors_calls", case_errors_calls},
 };
