@@ -37,6 +37,11 @@ for p in match_base_verbose match_base_fallback match_pml_priority match_sm_prio
          match_ofi_inject_limit match_ofi_same_node match_ofi_provider_include; do
     grep -q ":param:$p:value:" <<< "$params" || fail "ompi_info --param match all does not show $p"
 done
+params=$("$info" --param mpi all --level 9 --parsable 2>&1)
+for p in mpi_async_progress mpi_async_progress_spin mpi_async_progress_max_sleep_us \
+         mpi_async_progress_watch_sleep_us; do
+    grep -q ":param:$p:value:" <<< "$params" || fail "ompi_info --param mpi all does not show $p"
+done
 
 # whole outputs into variables: with pipefail, "ompi_info | grep -q" fails
 # whenever grep stops reading before ompi_info has written everything
