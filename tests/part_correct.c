@@ -827,7 +827,7 @@ static void case_pready_twice(void)
     struct side s = {4, 8, MPI_INT};
     MPI_Request req = MPI_REQUEST_NULL;
     char *buf = side_alloc(&s);
-    int dup[3] = {2, 3, 2}, one = 1;
+    int dup[3] = {2, 3, 2}, one = 1, first_ready[2] = {0, 1};
 
     QT_STEP("init");
     pair_init(buf, &s, &s, &req);
@@ -840,6 +840,9 @@ static void case_pready_twice(void)
         QT_OK(MPI_Pready(1, req));
         QT_CHECK_RC(MPI_Pready(1, req), MPI_ERR_ARG);
         QT_CHECK_RC(MPI_Pready_list(1, &one, req), MPI_ERR_ARG);
+        /* refused as a whole: partition 0, before the ready one in the
+         * list, must stay unmarked (MPI_Pready(0) below) */
+        QT_CHECK_RC(MPI_Pready_list(2, first_ready, req), MPI_ERR_ARG);
         QT_CHECK_RC(MPI_Pready_range(0, 1, req), MPI_ERR_ARG);
         QT_STEP("sender: test before every partition is ready");
         {
