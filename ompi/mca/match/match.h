@@ -287,6 +287,26 @@ typedef struct mca_match_base_module_t {
 
 #define MCA_MATCH_BASE_VERSION_1_0_0 OMPI_MCA_BASE_VERSION_2_1_0("match", 1, 0, 0)
 
+/**
+ * The initializer of a match component's mca_match_base_component_t: its
+ * name, its mca_register_component_params, matchm_init and
+ * matchm_finalize; the framework's version, Open MPI's release as the
+ * component's version, no checkpoint metadata.
+ */
+#define MCA_MATCH_BASE_COMPONENT_INIT(name_, register_, init_, finalize_)                      \
+    {                                                                                          \
+        .matchm_version = {                                                                    \
+            MCA_MATCH_BASE_VERSION_1_0_0,                                                      \
+            .mca_component_name = (name_),                                                     \
+            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,           \
+                                  OMPI_RELEASE_VERSION),                                       \
+            .mca_register_component_params = (register_),                                      \
+        },                                                                                     \
+        .matchm_data = {MCA_BASE_METADATA_PARAM_NONE},                                         \
+        .matchm_init = (init_),                                                                \
+        .matchm_finalize = (finalize_),                                                        \
+    }
+
 END_C_DECLS
 
 #endif /* OMPI_MCA_MATCH_MATCH_H */

@@ -152,6 +152,17 @@ void mca_match_base_chan_fini(mca_match_base_chan_t *chan)
     chan->state = MCA_MATCH_BASE_CHAN_CLOSED;
 }
 
+int mca_match_base_chan_close(mca_match_base_chan_t *chan, void (*close)(void))
+{
+    OPAL_THREAD_LOCK(chan->active.lock);
+    if (NULL != close) {
+        close();
+    }
+    mca_match_base_chan_fini(chan);
+    OPAL_THREAD_UNLOCK(chan->active.lock);
+    return OMPI_SUCCESS;
+}
+
 int mca_match_base_slots_init(mca_match_base_slots_t *slots, uint32_t n)
 {
     slots->free = malloc((size_t) n * sizeof(uint32_t));

@@ -238,6 +238,11 @@ static inline void mca_match_base_chan_progress_on(mca_match_base_chan_t *chan)
  * the transport closed (to be opened anew by a later session). */
 OMPI_DECLSPEC void mca_match_base_chan_fini(mca_match_base_chan_t *chan);
 
+/** A component's finalize (no thread left that starts or completes):
+ * under the channel's lock, close (the transport's own teardown; NULL:
+ * none), then mca_match_base_chan_fini.  Returns OMPI_SUCCESS. */
+OMPI_DECLSPEC int mca_match_base_chan_close(mca_match_base_chan_t *chan, void (*close)(void));
+
 /* the inline skeleton: called with the component's constant stage table */
 
 /* on the latency path of every start: inlined as the component's own

@@ -51,6 +51,7 @@
 #include "opal/util/proc.h"
 #include "ompi/constants.h"
 #include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/base/match_base_param.h"
 #include "ompi/mca/match/ofi/match_ofi.h"
 #include "ompi/proc/proc.h"
 
@@ -111,78 +112,45 @@ static int match_ofi_register(void)
 {
     mca_base_component_t *v = &mca_match_ofi_component.super.matchm_version;
     mca_match_ofi_component_t *c = &mca_match_ofi_component;
+    const mca_match_base_param_t params[] = {
+        {"priority", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_3, &c->priority, 20, NULL,
+         "Priority of the ofi match component (channels over libfabric remote memory access; "
+         "below sm and ucx, above pml)"},
+        {"max_channels", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->max_channels, 4096,
+         NULL,
+         "Channel halves (matched sends and receives) of this process that may use libfabric at "
+         "a time (at most 2^24; later pairs fall back)"},
+        {"inject_limit", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->inject_limit, 256,
+         NULL,
+         "Messages of up to this many bytes (and no more than the provider's inject size) are "
+         "injected: the send completes when the write is posted; larger ones complete when the "
+         "provider reports the write transmitted (0: inject only zero-byte messages)"},
+        {"ring_entries", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->ring_entries, 32,
+         NULL,
+         "Messages of a standard or ready send that fit the inject limit land in a ring of this "
+         "many entries at the receiver, so that a send needs no grant of its own receive: the "
+         "receiver grants every half ring (0: every message is granted; at most 64; needs 8 "
+         "bytes of completion data)"},
+        {"same_node", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->same_node, false, NULL,
+         "Also serve pairs whose processes share a node (default: leave them to sm, ucx or the "
+         "PML)"},
+        {"ulfm", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->ulfm, false, NULL,
+         "Also serve pairs when ULFM is on (mpirun --with-ft ulfm); default: leave them to the "
+         "PML channel, since libfabric 1.17's tcp provider ended a survivor with a segmentation "
+         "fault inside fi_cq_read after a peer died (docs/fault-tolerance.md)"},
+        {"provider_include", MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_3, &c->provider_include, 0,
+         NULL,
+         "Comma-separated libfabric providers the channel may use, the first that fi_getinfo "
+         "lists is taken (e.g. \"cxi\", \"efa\", \"opx,psm2\", \"tcp\"); empty: follow "
+         "opal_common_ofi_provider_include, else opal_common_ofi_provider_exclude (whose "
+         "default leaves out software providers such as tcp and sockets)"},
+        {"triggered", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->triggered, true, NULL,
+         "Where the provider has triggered operations (FI_TRIGGER and FI_RMA_EVENT): post a "
+         "matched send that a queue starts later as a triggered write when it is enqueued, and "
+         "have its start set it off by bumping a counter (contiguous sends only)"},
+    };
 
-    c->priority = 20;
-    (void) mca_base_component_var_register(v, "priority",
-                                           "Priority of the ofi match component (channels over "
-                                           "libfabric remote memory access; below sm and ucx, "
-                                           "above pml)",
-                                           MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3,
-                                           MCA_BASE_VAR_SCOPE_READONLY, &c->priority);
-    c->max_channels = 4096;
-    (void) mca_base_component_var_register(v, "max_channels",
-                                           "Channel halves (matched sends and receives) of this "
-                                           "process that may use libfabric at a time (at most "
-                                           "2^24; later pairs fall back)",
-                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
-                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-                                           &c->max_channels);
-    c->inject_limit = 256;
-    (void) mca_base_component_var_register(v, "inject_limit",
-                                           "Messages of up to this many bytes (and no more than "
-                                           "the provider's inject size) are injected: the send "
-                                           "completes when the write is posted; larger ones "
-                                           "complete when the provider reports the write "
-                                           "transmitted (0: inject only zero-byte messages)",
-                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
-                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-                                           &c->inject_limit);
-    c->ring_entries = 32;
-    (void) mca_base_component_var_register(v, "ring_entries",
-                                           "Messages of a standard or ready send that fit the "
-                                           "inject limit land in a ring of this many entries "
-                                           "at the receiver, so that a send needs no grant of "
-                                           "its own receive: the receiver grants every half "
-                                           "ring (0: every message is granted; at most 64; "
-                                           "needs 8 bytes of completion data)",
-                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
-                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-                                           &c->ring_entries);
-    c->same_node = false;
-    (void) mca_base_component_var_register(v, "same_node",
-                                           "Also serve pairs whose processes share a node "
-                                           "(default: leave them to sm, ucx or the PML)",
-                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                           MCA_BASE_VAR_SCOPE_READONLY, &c->same_node);
-    c->ulfm = false;
-    (void) mca_base_component_var_register(v, "ulfm",
-                                           "Also serve pairs when ULFM is on (mpirun --with-ft "
-                                           "ulfm); default: leave them to the PML channel, since "
-                                           "libfabric 1.17's tcp provider ended a survivor with a "
-                                           "segmentation fault inside fi_cq_read after a peer "
-                                           "died (docs/fault-tolerance.md)",
-                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                           MCA_BASE_VAR_SCOPE_READONLY, &c->ulfm);
-    c->provider_include = NULL;
-    (void) mca_base_component_var_register(v, "provider_include",
-                                           "Comma-separated libfabric providers the channel may "
-                                           "use, the first that fi_getinfo lists is taken (e.g. "
-                                           "\"cxi\", \"efa\", \"opx,psm2\", \"tcp\"); empty: "
-                                           "follow opal_common_ofi_provider_include, else "
-                                           "opal_common_ofi_provider_exclude (whose default "
-                                           "leaves out software providers such as tcp and "
-                                           "sockets)",
-                                           MCA_BASE_VAR_TYPE_STRING, NULL, 0, 0, OPAL_INFO_LVL_3,
-                                           MCA_BASE_VAR_SCOPE_READONLY, &c->provider_include);
-    c->triggered = true;
-    (void) mca_base_component_var_register(v, "triggered",
-                                           "Where the provider has triggered operations "
-                                           "(FI_TRIGGER and FI_RMA_EVENT): post a matched send "
-                                           "that a queue starts later as a triggered write when "
-                                           "it is enqueued, and have its start set it off by "
-                                           "bumping a counter (contiguous sends only)",
-                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                           MCA_BASE_VAR_SCOPE_READONLY, &c->triggered);
+    (void) mca_match_base_register_params(v, params, sizeof(params) / sizeof(params[0]));
     c->triggered_starts = 0;
     (void) mca_base_component_pvar_register(v, "triggered_starts",
                                             "Starts of matched sends that set off a write "
@@ -849,28 +817,12 @@ void mca_match_ofi_slot_done(mca_match_ofi_slot_t *s)
 
 static int match_ofi_finalize(void)
 {
-    OPAL_THREAD_LOCK(&mca_match_ofi_lock);
-    match_ofi_teardown();
-    mca_match_base_chan_fini(&mca_match_ofi_chan);
-    OPAL_THREAD_UNLOCK(&mca_match_ofi_lock);
-    return OMPI_SUCCESS;
+    return mca_match_base_chan_close(&mca_match_ofi_chan, match_ofi_teardown);
 }
 
 mca_match_ofi_component_t mca_match_ofi_component = {
-    .super = {
-        .matchm_version = {
-            MCA_MATCH_BASE_VERSION_1_0_0,
-            .mca_component_name = "ofi",
-            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                                  OMPI_RELEASE_VERSION),
-            .mca_register_component_params = match_ofi_register,
-        },
-        .matchm_data = {
-            MCA_BASE_METADATA_PARAM_NONE
-        },
-        .matchm_init = match_ofi_init,
-        .matchm_finalize = match_ofi_finalize,
-    },
+    .super = MCA_MATCH_BASE_COMPONENT_INIT("ofi", match_ofi_register, match_ofi_init,
+                                           match_ofi_finalize),
 };
 
 bool mca_match_ofi_triggered(void)

@@ -48,18 +48,6 @@ static int match_pml_finalize(void)
 }
 
 mca_match_pml_component_t mca_match_pml_component = {
-    .super = {
-        .matchm_version = {
-            MCA_MATCH_BASE_VERSION_1_0_0,
-            .mca_component_name = "pml",
-            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                                  OMPI_RELEASE_VERSION),
-            .mca_register_component_params = match_pml_register,
-        },
-        .matchm_data = {
-            MCA_BASE_METADATA_PARAM_NONE
-        },
-        .matchm_init = match_pml_init,
-        .matchm_finalize = match_pml_finalize,
-    },
+    .super = MCA_MATCH_BASE_COMPONENT_INIT("pml", match_pml_register, match_pml_init,
+                                           match_pml_finalize),
 };

@@ -18,58 +18,36 @@
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/base/match_base_param.h"
 #include "ompi/mca/match/sm/match_sm.h"
 
 opal_mutex_t mca_match_sm_lock = OPAL_MUTEX_STATIC_INIT;
 
 static int match_sm_register(void)
 {
-    mca_base_component_t *v = &mca_match_sm_component.super.matchm_version;
     mca_match_sm_component_t *c = &mca_match_sm_component;
+    const mca_match_base_param_t params[] = {
+        {"priority", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_3, &c->priority, 40, NULL,
+         "Priority of the sm match component (channels between processes of one node; above pml)"},
+        {"chunk_size", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->chunk_size, 8192, NULL,
+         "Bytes of one entry of a channel's ring (messages larger than that are pipelined "
+         "through the ring)"},
+        {"ring_chunks", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->ring_chunks, 4, NULL,
+         "Entries of a channel's ring (chunks in flight of a pipelined message)"},
+        {"max_channels", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->max_channels, 1024,
+         NULL,
+         "Matched sends of this process that may use a shared-memory channel at a time (the "
+         "segment's size is fixed by it; later pairs fall back)"},
+        {"single_copy", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->single_copy, true, NULL,
+         "Let the receiver read large contiguous messages from the sender's buffer with "
+         "process_vm_readv where the kernel allows it (checked per peer)"},
+        {"single_copy_threshold", MCA_BASE_VAR_TYPE_SIZE_T, OPAL_INFO_LVL_5,
+         &c->single_copy_threshold, 16384, NULL,
+         "Bytes from which a contiguous message is read by single copy"},
+    };
 
-    c->priority = 40;
-    (void) mca_base_component_var_register(v, "priority",
-                                           "Priority of the sm match component (channels "
-                                           "between processes of one node; above pml)",
-                                           MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3,
-                                           MCA_BASE_VAR_SCOPE_READONLY, &c->priority);
-    c->chunk_size = 8192;
-    (void) mca_base_component_var_register(v, "chunk_size",
-                                           "Bytes of one entry of a channel's ring (messages "
-                                           "larger than that are pipelined through the ring)",
-                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
-                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-                                           &c->chunk_size);
-    c->ring_chunks = 4;
-    (void) mca_base_component_var_register(v, "ring_chunks",
-                                           "Entries of a channel's ring (chunks in flight of a "
-                                           "pipelined message)",
-                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
-                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-                                           &c->ring_chunks);
-    c->max_channels = 1024;
-    (void) mca_base_component_var_register(v, "max_channels",
-                                           "Matched sends of this process that may use a "
-                                           "shared-memory channel at a time (the segment's "
-                                           "size is fixed by it; later pairs fall back)",
-                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
-                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-                                           &c->max_channels);
-    c->single_copy = true;
-    (void) mca_base_component_var_register(v, "single_copy",
-                                           "Let the receiver read large contiguous messages "
-                                           "from the sender's buffer with process_vm_readv "
-                                           "where the kernel allows it (checked per peer)",
-                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                           MCA_BASE_VAR_SCOPE_READONLY, &c->single_copy);
-    c->single_copy_threshold = 16384;
-    (void) mca_base_component_var_register(v, "single_copy_threshold",
-                                           "Bytes from which a contiguous message is read by "
-                                           "single copy",
-                                           MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                           MCA_BASE_VAR_SCOPE_READONLY,
-                                           &c->single_copy_threshold);
-    return OMPI_SUCCESS;
+    return mca_match_base_register_params(&c->super.matchm_version, params,
+                                          sizeof(params) / sizeof(params[0]));
 }
 
 static mca_match_base_module_t *match_sm_init(int *priority)
@@ -95,18 +73,6 @@ static int match_sm_finalize(void)
 }
 
 mca_match_sm_component_t mca_match_sm_component = {
-    .super = {
-        .matchm_version = {
-            MCA_MATCH_BASE_VERSION_1_0_0,
-            .mca_component_name = "sm",
-            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                                  OMPI_RELEASE_VERSION),
-            .mca_register_component_params = match_sm_register,
-        },
-        .matchm_data = {
-            MCA_BASE_METADATA_PARAM_NONE
-        },
-        .matchm_init = match_sm_init,
-        .matchm_finalize = match_sm_finalize,
-    },
+    .super = MCA_MATCH_BASE_COMPONENT_INIT("sm", match_sm_register, match_sm_init,
+                                           match_sm_finalize),
 };

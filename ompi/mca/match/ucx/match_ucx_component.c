@@ -26,6 +26,7 @@
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/mca/match/base/base.h"
+#include "ompi/mca/match/base/match_base_param.h"
 #include "ompi/mca/match/ucx/match_ucx.h"
 #include "ompi/proc/proc.h"
 #include "ompi/runtime/params.h"
@@ -70,48 +71,31 @@ static struct {
 
 static int match_ucx_register(void)
 {
-    mca_base_component_t *v = &mca_match_ucx_component.super.matchm_version;
     mca_match_ucx_component_t *c = &mca_match_ucx_component;
+    const mca_match_base_param_t params[] = {
+        {"priority", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_3, &c->priority, 30, NULL,
+         "Priority of the ucx match component (channels over UCX remote memory access; below "
+         "sm, above pml)"},
+        {"max_channels", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->max_channels, 4096,
+         NULL,
+         "Channel halves (matched sends and receives) of this process that may use UCX at a "
+         "time (the registered region's size is fixed by it; later pairs fall back)"},
+        {"eager_limit", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->eager_limit, 1024,
+         NULL,
+         "Messages of up to this many bytes are written into a ring of the receiver's (one may "
+         "be in flight before its receive starts; up to 56 bytes, one line each, 15 may); "
+         "larger ones go by UCX's rendezvous into the receive buffer once the receive has "
+         "started"},
+        {"same_node", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->same_node, true, NULL,
+         "Also serve pairs whose processes share a node (the sm component, of higher priority, "
+         "takes them first when it is selected)"},
+        {"map_peer", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->map_peer, true, NULL,
+         "When UCX maps a peer's region into this process (shared-memory transports), write "
+         "flags, grants and eager messages with stores instead of puts"},
+    };
 
-    c->priority = 30;
-    (void) mca_base_component_var_register(v, "priority",
-                                           "Priority of the ucx match component (channels over "
-                                           "UCX remote memory access; below sm, above pml)",
-                                           MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3,
-                                           MCA_BASE_VAR_SCOPE_READONLY, &c->priority);
-    c->max_channels = 4096;
-    (void) mca_base_component_var_register(v, "max_channels",
-                                           "Channel halves (matched sends and receives) of this "
-                                           "process that may use UCX at a time (the registered "
-                                           "region's size is fixed by it; later pairs fall back)",
-                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
-                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-                                           &c->max_channels);
-    c->eager_limit = 1024;
-    (void) mca_base_component_var_register(v, "eager_limit",
-                                           "Messages of up to this many bytes are written into a "
-                                           "ring of the receiver's (one may be in flight before "
-                                           "its receive starts; up to 56 bytes, one line each, 15 "
-                                           "may); larger ones go by UCX's rendezvous into the "
-                                           "receive buffer once the receive has started",
-                                           MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL, 0, 0,
-                                           OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-                                           &c->eager_limit);
-    c->same_node = true;
-    (void) mca_base_component_var_register(v, "same_node",
-                                           "Also serve pairs whose processes share a node (the "
-                                           "sm component, of higher priority, takes them first "
-                                           "when it is selected)",
-                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                           MCA_BASE_VAR_SCOPE_READONLY, &c->same_node);
-    c->map_peer = true;
-    (void) mca_base_component_var_register(v, "map_peer",
-                                           "When UCX maps a peer's region into this process "
-                                           "(shared-memory transports), write flags, grants and "
-                                           "eager messages with stores instead of puts",
-                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_5,
-                                           MCA_BASE_VAR_SCOPE_READONLY, &c->map_peer);
-    return OMPI_SUCCESS;
+    return mca_match_base_register_params(&c->super.matchm_version, params,
+                                          sizeof(params) / sizeof(params[0]));
 }
 
 static mca_match_base_module_t *match_ucx_init(int *priority)
@@ -455,26 +439,10 @@ int mca_match_ucx_reach(struct ompi_proc_t *proc, const void *address, size_t ad
 
 static int match_ucx_finalize(void)
 {
-    OPAL_THREAD_LOCK(&mca_match_ucx_lock);
-    match_ucx_teardown();
-    mca_match_base_chan_fini(&mca_match_ucx_chan);
-    OPAL_THREAD_UNLOCK(&mca_match_ucx_lock);
-    return OMPI_SUCCESS;
+    return mca_match_base_chan_close(&mca_match_ucx_chan, match_ucx_teardown);
 }
 
 mca_match_ucx_component_t mca_match_ucx_component = {
-    .super = {
-        .matchm_version = {
-            MCA_MATCH_BASE_VERSION_1_0_0,
-            .mca_component_name = "ucx",
-            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                                  OMPI_RELEASE_VERSION),
-            .mca_register_component_params = match_ucx_register,
-        },
-        .matchm_data = {
-            MCA_BASE_METADATA_PARAM_NONE
-        },
-        .matchm_init = match_ucx_init,
-        .matchm_finalize = match_ucx_finalize,
-    },
+    .super = MCA_MATCH_BASE_COMPONENT_INIT("ucx", match_ucx_register, match_ucx_init,
+                                           match_ucx_finalize),
 };
