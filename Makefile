@@ -8,6 +8,8 @@
 #
 # Build driver for the Open MPI queued-communication fork.
 #   make          build and install Open MPI 5.0.7 + our overlay into ./install
+#                 (OMPI_BASE=5.0.10: on Open MPI 5.0.10, into ./install-5.0.10
+#                 with its tree in ./build-5.0.10; every target follows it)
 #   make demo     build, then run the ring example on 4 ranks
 #   make demo-graphs  build, then run the MPIX graphs listings and use cases (examples/graphs)
 #   make check    build if needed, then run every test, and some again with
@@ -24,15 +26,20 @@
 #   make check-asan  the fork built with AddressSanitizer and UBSan into
 #                 build-asan/ and install-asan/, then every test on it; the
 #                 reports sorted into ours and stock's (tests/asan/)
-#   make dist     the release tarball dist/openmpi-5.0.7-queue-X.Y.Z.tar.bz2
+#   make dist     the release tarball dist/openmpi-BASE-queue-X.Y.Z.tar.bz2
 #                 and its .sha256 (X.Y.Z: config/ompi_queue_version.m4)
 #   make check-dist  make dist, then build that tarball as a site would and
 #                 run from it (tests/dist/; 15-25 min, before each release)
 #   make clean    remove the build tree, the install and test binaries
 #   make distclean  also the cached upstream tarball and dist/
 
-PREFIX ?= $(CURDIR)/install
+# the defaults of PREFIX follow the base (contrib/queue/common.sh)
+ifdef PREFIX
 export PREFIX
+endif
+ifdef OMPI_BASE
+export OMPI_BASE
+endif
 NP ?= 4
 
 .PHONY: all build demo demo-graphs check check-quick test check-mpich check-asan dist check-dist clean distclean
@@ -67,7 +74,8 @@ check-dist: dist
 	bash tests/dist/check-dist.sh
 
 clean:
-	rm -rf build install tests/bin examples/bin bench/bin build-asan install-asan tests/bin-asan
+	rm -rf build install tests/bin examples/bin bench/bin build-asan install-asan tests/bin-asan \
+	    build-5.0.10 install-5.0.10 tests/bin-5.0.10 build-asan-5.0.10 install-asan-5.0.10 tests/bin-asan-5.0.10
 
 distclean: clean
 	rm -rf .cache dist

@@ -8,7 +8,8 @@
 # $HEADER$
 #
 # ompi_info shows the match and queue frameworks, their components and
-# their parameters, and the fork's version (its own line, the ident string).
+# their parameters, the base's version and the fork's (its own line, the
+# ident string).
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
@@ -50,6 +51,11 @@ grep -Eq "MCA queue: default" <<< "$summary" || fail "plain ompi_info does not s
 version=$(ompi_queue_version)
 grep -Eq "^ *Queued communication: $version \(draft chapter 'Queued Communication'\)$" <<< "$summary" \
     || fail "ompi_info does not show 'Queued communication: $version (draft chapter ...)'"
+# the base as its release names itself (a git tree's VERSION would say
+# 5.0.10rc2: common.sh, ompi_prepare_tree)
+grep -Eq "^ *Open MPI: $OMPI_VERSION$" <<< "$summary" || fail "ompi_info's Open MPI version is not $OMPI_VERSION"
+grep -Eq "^ *Open MPI repo revision: v$OMPI_VERSION$" <<< "$summary" \
+    || fail "ompi_info's repo revision is not v$OMPI_VERSION"
 grep -Eq "^ *Ident string: $OMPI_VERSION-queue-$version$" <<< "$summary" \
     || fail "ompi_info's ident string is not $OMPI_VERSION-queue-$version"
 grep -Eq "MPI extensions:.*graphs" <<< "$summary" || fail "ompi_info does not list the graphs MPI extension"

@@ -15,14 +15,19 @@
 #    header says "Every build", i.e. a fix of a stock defect meant for
 #    every program; the fork's features reach the send and receive paths
 #    through the bindings, not by editing the PMLs.
-# Usage: tests/check_patch_scope.sh [PATCH...]   (default: the whole series)
+# Usage: tests/check_patch_scope.sh [PATCH...]   (default: the series of
+# every base)
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
 cd "$OMPI_QUEUE_ROOT"
 
 status=0
-if [ $# -gt 0 ]; then args=("$@"); else mapfile -t args < <(ompi_queue_patches); fi
+if [ $# -gt 0 ]; then
+    args=("$@")
+else
+    mapfile -t args < <(for b in $OMPI_BASES; do OMPI_BASE=$b ompi_queue_patches; done | LC_ALL=C sort -u)
+fi
 for p in "${args[@]}"; do
     removed=$(grep -nE '^-[^-].*(ompi_request_empty_send|mca_pml_cancel_send_callback|WARN_DEP_CANCEL_SEND)' "$p" || true)
     if [ -n "$removed" ]; then

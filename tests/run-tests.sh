@@ -33,7 +33,9 @@
 # (tests/run-plan.py: never two of one program, serial cases alone);
 # OMPI_QUEUE_TEST_CM=0 skips the cases of transports cm and cmsock; PREFIX,
 # OMPI_QUEUE_BUILD (its test-logs/) and QTEST_BINDIR (default tests/bin) run
-# the plan on another install (tests/asan/check-asan.sh); QTEST_LOGDIR
+# the plan on another install (tests/asan/check-asan.sh); OMPI_BASE=5.0.10
+# sets the three defaults to that base's (install-5.0.10, build-5.0.10,
+# tests/bin-5.0.10) and builds it when needed; QTEST_LOGDIR
 # (default $OMPI_QUEUE_BUILD/test-logs): the logs, the plans and the verdict
 # files (a run inside a case of make check needs its own);
 # OMPI_QUEUE_SANITIZE=0 leaves out the sanitizer pass,
@@ -95,7 +97,7 @@ export QTEST_TIMEOUT=${QTEST_TIMEOUT:-90}
 jobs=${QTEST_JOBS:-1}
 
 logdir=${QTEST_LOGDIR:-$OMPI_QUEUE_BUILD/test-logs}
-bindir=${QTEST_BINDIR:-$OMPI_QUEUE_ROOT/tests/bin}
+bindir=${QTEST_BINDIR:-$OMPI_QUEUE_ROOT/tests/bin$OMPI_BASE_SUFFIX}
 verdicts=$logdir/verdicts
 rm -rf "$verdicts"
 mkdir -p "$logdir" "$bindir" "$verdicts"

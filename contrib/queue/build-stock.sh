@@ -7,12 +7,14 @@
 #
 # $HEADER$
 #
-# Builds and installs pristine Open MPI 5.0.7 (no overlay, no patches, no
-# --with-queue) from the same tarball as the fork, with the fork's other
-# configure arguments, and prints the install prefix on stdout.
+# Builds and installs pristine Open MPI of the base (OMPI_BASE: 5.0.7 or
+# 5.0.10; no overlay, no patches, no --with-queue) from the same tarball as
+# the fork, with the fork's other configure arguments, and prints the
+# install prefix on stdout.
 #
-#   build tree  $OMPI_STOCK_SRC     (build/stock/openmpi-5.0.7)
-#   install     $OMPI_STOCK_PREFIX  (build/stock/install)
+#   build tree  $OMPI_STOCK_SRC     (build/stock/openmpi-5.0.7,
+#                                    build-5.0.10/stock/openmpi-5.0.10)
+#   install     $OMPI_STOCK_PREFIX  (build/stock/install, build-5.0.10/stock/install)
 #
 # Used wherever the fork is compared with stock: tests/mpich (the MPICH
 # regression gate) and the benchmarks.  Does nothing when the install was
@@ -44,13 +46,21 @@ if stamp_ok "$stamp" "$config_hash" && [ -x "$OMPI_STOCK_PREFIX/bin/mpirun" ]; t
     exit 0
 fi
 
-# 1. pristine tree, as released: it ships its configure, no autogen needed
+# 1. pristine tree, as released: a release tarball ships its configure, no
+# autogen needed; a git tree of the release (5.0.10) has none
 mkdir -p "$OMPI_STOCK_BUILD"
 if [ ! -d "$OMPI_STOCK_SRC" ] || ! stamp_ok "$OMPI_STOCK_BUILD/.stamp-tarball" "$tar_hash"; then
     log "stock: unpacking $(basename "$tarball")"
     rm -rf "$OMPI_STOCK_SRC" "$OMPI_STOCK_BUILD"/.stamp-*
     tar -C "$OMPI_STOCK_BUILD" -xf "$tarball"
+    ompi_prepare_tree "$OMPI_STOCK_SRC"
     echo "$tar_hash" > "$OMPI_STOCK_BUILD/.stamp-tarball"
+fi
+if [ ! -x "$OMPI_STOCK_SRC/configure" ]; then
+    mapfile -t autogen_args < <(ompi_autogen_args "$OMPI_STOCK_SRC")
+    log "stock: autogen.pl ${autogen_args[*]}"
+    (cd "$OMPI_STOCK_SRC" && nice -n 10 ./autogen.pl "${autogen_args[@]}" > "$OMPI_STOCK_BUILD/autogen.log" 2>&1) \
+        || { tail -30 "$OMPI_STOCK_BUILD/autogen.log"; die "stock autogen failed (log: $OMPI_STOCK_BUILD/autogen.log)"; }
 fi
 
 # 2. configure

@@ -7,8 +7,12 @@
 #
 # $HEADER$
 #
-# Builds and installs the fork: pristine Open MPI 5.0.7 + our files + the patch
-# series (patches/fixes/, then patches/hooks/: ompi_queue_patches in common.sh).
+# Builds and installs the fork: pristine Open MPI of the base (OMPI_BASE:
+# 5.0.7, the default, or 5.0.10) + our files + the base's patch series
+# (patches/fixes/, then patches/hooks/, with patches/base-BASE/'s
+# variants: ompi_queue_patches in common.sh).  Each base has its own tree
+# and install (build/ and install/ for 5.0.7, build-5.0.10/ and
+# install-5.0.10/ for 5.0.10).
 #
 # Incremental: each step runs only when its inputs changed.
 #   unpack + patch   tarball changed (the tree is made anew)
@@ -19,8 +23,9 @@
 #   make install     always (make itself rebuilds only what changed)
 #   man pages        docs/man/*.3.md, rewritten only where changed
 #
-# Environment: PREFIX (default ./install), CONFIGURE_EXTRA (more configure
-# arguments), OMPI_TARBALL, OMPI_QUEUE_SKIP_DEPS, MAKE_JOBS.
+# Environment: OMPI_BASE, PREFIX (default ./install, ./install-5.0.10),
+# OMPI_QUEUE_BUILD (default ./build, ./build-5.0.10), CONFIGURE_EXTRA (more
+# configure arguments), OMPI_TARBALL, OMPI_QUEUE_SKIP_DEPS, MAKE_JOBS.
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -53,6 +58,7 @@ if [ ! -d "$OMPI_QUEUE_SRC" ] || ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-tarball" "
     log "unpacking $(basename "$tarball") and applying the patch series"
     rm -rf "$OMPI_QUEUE_SRC" "$OMPI_QUEUE_BUILD"/.stamp-* "$OMPI_QUEUE_BUILD/.overlay-files"
     tar -C "$OMPI_QUEUE_BUILD" -xf "$tarball"
+    ompi_prepare_tree "$OMPI_QUEUE_SRC"
     apply_patches
     echo "$tar_hash" > "$OMPI_QUEUE_BUILD/.stamp-tarball"
     echo "$patch_hash" > "$OMPI_QUEUE_BUILD/.stamp-tree"
@@ -114,10 +120,11 @@ patched_autoconf=$(grep -E '(\.m4|configure\.ac)$' "$OMPI_QUEUE_BUILD/.patched-f
 autogen_hash=$( (echo "$overlay_list"; cat $autogen_inputs;
                  for f in $patched_autoconf; do cat "$OMPI_QUEUE_SRC/$f"; done) | hash_of)
 if ! stamp_ok "$OMPI_QUEUE_BUILD/.stamp-autogen" "$autogen_hash"; then
-    log "autogen.pl --force"
+    mapfile -t autogen_args < <(ompi_autogen_args "$OMPI_QUEUE_SRC")
+    log "autogen.pl ${autogen_args[*]}"
     t0=$SECONDS
     rm -f "$OMPI_QUEUE_BUILD/.stamp-configure"
-    (cd "$OMPI_QUEUE_SRC" && ./autogen.pl --force > "$OMPI_QUEUE_BUILD/autogen.log" 2>&1) \
+    (cd "$OMPI_QUEUE_SRC" && ./autogen.pl "${autogen_args[@]}" > "$OMPI_QUEUE_BUILD/autogen.log" 2>&1) \
         || { tail -30 "$OMPI_QUEUE_BUILD/autogen.log"; die "autogen failed (log: $OMPI_QUEUE_BUILD/autogen.log)"; }
     echo "$autogen_hash" > "$OMPI_QUEUE_BUILD/.stamp-autogen"
     log "autogen done ($((SECONDS - t0)) s)"

@@ -8,16 +8,54 @@
 # $HEADER$
 
 OMPI_QUEUE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-OMPI_VERSION=5.0.7
-OMPI_DEB_VERSION=5.0.7-1
-OMPI_DEB_SUITE=trixie
-OMPI_SHA256=97f10c04e9b9a1771db3fd005009e4c07afa3ce739f940e41eb0fc7397cb9473
-OMPI_TARBALL_NAME=openmpi_${OMPI_VERSION}.orig.tar.xz
+
+# The Open MPI release the fork is built on (README, "Bases"): 5.0.7, the
+# one the series is written for and the default, or 5.0.10.  A base other
+# than 5.0.7 has its own build tree, install and test programs (the
+# suffix), so that switching between bases never rebuilds either from
+# scratch, and may have its own variants of patches (patches/base-BASE/,
+# see ompi_queue_patches).
+OMPI_BASES="5.0.7 5.0.10"
+OMPI_BASE=${OMPI_BASE:-5.0.7}
+case "$OMPI_BASE" in
+5.0.7)
+    OMPI_VERSION=5.0.7
+    OMPI_BASE_SUFFIX=""
+    # Debian's source package carries upstream's openmpi-5.0.7.tar.xz as
+    # its orig tarball: fetch-upstream.sh takes it from there
+    OMPI_DEB_VERSION=5.0.7-1
+    OMPI_DEB_SUITE=trixie
+    OMPI_SHA256=97f10c04e9b9a1771db3fd005009e4c07afa3ce739f940e41eb0fc7397cb9473
+    OMPI_SHA256S=$OMPI_SHA256
+    OMPI_TARBALL_NAME=openmpi_${OMPI_VERSION}.orig.tar.xz
+    OMPI_TARBALL_NAMES=$OMPI_TARBALL_NAME
+    ;;
+5.0.10)
+    OMPI_VERSION=5.0.10
+    OMPI_BASE_SUFFIX=-5.0.10
+    # No Debian suite has it: a site downloads the release tarball
+    # ($OMPI_TARBALL_URL, with upstream's sha256 below), or uses a git
+    # tree of tag v5.0.10 packed with its submodules (the second sha256:
+    # the tarball that ../shared/upstream/ beside the repository holds,
+    # whose README tells how it was made).  The two differ in what the
+    # build must add (ompi_prepare_tree, ompi_autogen_args).
+    OMPI_DEB_VERSION=""
+    OMPI_SHA256=0acecc4fc218e5debdbcb8a41d182c6b0f1d29393015ed763b2a91d5d7374cc6
+    OMPI_SHA256S="$OMPI_SHA256 1681afa2f9e8429e1598a39fc1c1145751cc89d594c464b5492d1d1c580d6be4"
+    OMPI_TARBALL_NAME=openmpi-$OMPI_VERSION.tar.bz2
+    OMPI_TARBALL_NAMES="$OMPI_TARBALL_NAME openmpi-$OMPI_VERSION-git.tar.xz"
+    OMPI_TARBALL_URL=https://download.open-mpi.org/release/open-mpi/v5.0/$OMPI_TARBALL_NAME
+    ;;
+*)
+    printf '[ompi-queue] error: OMPI_BASE=%s: the bases are %s\n' "$OMPI_BASE" "$OMPI_BASES" >&2
+    exit 1
+    ;;
+esac
 
 OMPI_QUEUE_CACHE=${OMPI_QUEUE_CACHE:-$OMPI_QUEUE_ROOT/.cache}
-OMPI_QUEUE_BUILD=${OMPI_QUEUE_BUILD:-$OMPI_QUEUE_ROOT/build}
+OMPI_QUEUE_BUILD=${OMPI_QUEUE_BUILD:-$OMPI_QUEUE_ROOT/build$OMPI_BASE_SUFFIX}
 OMPI_QUEUE_SRC=$OMPI_QUEUE_BUILD/openmpi-$OMPI_VERSION
-PREFIX=${PREFIX:-$OMPI_QUEUE_ROOT/install}
+PREFIX=${PREFIX:-$OMPI_QUEUE_ROOT/install$OMPI_BASE_SUFFIX}
 
 # ccache (the builds put /usr/lib/ccache first in PATH): paths under the
 # checkout are hashed relative to it and the working directory not at all,
@@ -35,15 +73,38 @@ OMPI_QUEUE_OVERLAY_DIRS="config ompi opal"
 # hooks the features need (patches/hooks/, written on top of the fixes).
 OMPI_QUEUE_PATCH_PARTS="fixes hooks"
 
-# The series in the order it applies, one path a line, relative to
-# $OMPI_QUEUE_ROOT; with arguments, only those parts (e.g. "fixes").
-# Every script that applies or reads the series takes it from here, so the
-# order is written once.
+# The series of base $OMPI_BASE in the order it applies, one path a line,
+# relative to $OMPI_QUEUE_ROOT; with arguments, only those parts (e.g.
+# "fixes").  Every script that applies or reads the series takes it from
+# here, so the order is written once.  patches/ is written for 5.0.7; what
+# another base needs instead is in patches/base-BASE/, and nowhere else:
+#   PART/NNNN-NAME.patch  replaces patches/PART/NNNN-NAME.patch (a hook
+#                         redone for that release's code, or the same
+#                         patch with the line numbers of that release:
+#                         tests/check_overlay.sh tells which and keeps a
+#                         copy equal to its original), or, a name that
+#                         patches/PART/ lacks, is applied on that base only
+#                         (a fix that only that release needs);
+#   not-applied           the patches of patches/ that base leaves out, one
+#                         a line, "PATH STATUS" as contrib/queue/upstream-status.sh
+#                         prints it for the release (the release has the
+#                         fix); tests/check_upstream_status.sh keeps the
+#                         list equal to what that script says.
 ompi_queue_patches() {
-    local part
+    local part p base=$OMPI_QUEUE_ROOT/patches/base-$OMPI_BASE skip=""
+    [ -f "$base/not-applied" ] && skip=$(sed -n 's|^\(patches/[^ ]*\.patch\) .*|\1|p' "$base/not-applied")
     for part in ${*:-$OMPI_QUEUE_PATCH_PARTS}; do
-        (cd "$OMPI_QUEUE_ROOT" && shopt -s nullglob && printf '%s\n' patches/"$part"/[0-9]*.patch) \
-            | LC_ALL=C sort
+        (cd "$OMPI_QUEUE_ROOT" && shopt -s nullglob
+         for p in patches/"$part"/[0-9]*.patch; do
+             grep -qxF "$p" <<< "$skip" && continue
+             if [ -f "$base/$part/${p##*/}" ]; then
+                 p=patches/base-$OMPI_BASE/$part/${p##*/}
+             fi
+             printf '%s %s\n' "${p##*/}" "$p"
+         done
+         for p in patches/base-"$OMPI_BASE"/"$part"/[0-9]*.patch; do
+             [ -f "patches/$part/${p##*/}" ] || printf '%s %s\n' "${p##*/}" "$p"
+         done) | LC_ALL=C sort | cut -d' ' -f2
     done
 }
 
@@ -59,7 +120,33 @@ ompi_queue_version() {
 log() { printf '[ompi-queue] %s\n' "$*" >&2; }
 die() { printf '[ompi-queue] error: %s\n' "$*" >&2; exit 1; }
 
-# Pristine Open MPI 5.0.7 (no overlay, no patches), built by build-stock.sh for
+# Makes the tree at $1, just unpacked, read as its release.  A git tree of
+# a release (5.0.10's second tarball) keeps in VERSION the greek of the
+# last release candidate ("rc2") and no repo_rev, so that configure would
+# name the build 5.0.10rc2 (ompi_info, the ident string,
+# MPI_Get_library_version) with a date for its revision: given the values
+# the release tarball has, it reads as the release.  A release tarball
+# (its tarball_version is not "gitclone") is left as it is.
+ompi_prepare_tree() {
+    local v=$1/VERSION
+    grep -q '^tarball_version=gitclone$' "$v" || return 0
+    sed -i -e 's/^greek=.*/greek=/' -e "s/^repo_rev=.*/repo_rev=v$OMPI_VERSION/" \
+        -e 's/^tarball_version=.*/tarball_version=/' "$v"
+}
+
+# autogen.pl's arguments for the tree at $1, one a line.  A release
+# tarball bundles hwloc and libevent as tarballs under 3rd-party/; a git
+# tree does not, and autogen.pl must then be told to leave them out (the
+# builds configure with the system's, ompi_common_config_args).
+ompi_autogen_args() {
+    local missing=""
+    compgen -G "$1/3rd-party/libevent-*.tar.gz" > /dev/null || missing=libevent
+    compgen -G "$1/3rd-party/hwloc-*.tar.gz" > /dev/null || missing=${missing:+$missing,}hwloc
+    printf '%s\n' --force
+    [ -z "$missing" ] || printf '%s\n' --no-3rdparty "$missing"
+}
+
+# Pristine Open MPI of the base (no overlay, no patches), built by build-stock.sh for
 # comparisons against stock: the MPICH regression gate and the benchmarks.
 OMPI_STOCK_BUILD=${OMPI_STOCK_BUILD:-$OMPI_QUEUE_BUILD/stock}
 OMPI_STOCK_SRC=$OMPI_STOCK_BUILD/openmpi-$OMPI_VERSION

@@ -7,7 +7,8 @@
 #
 # $HEADER$
 #
-# Makes the release tarball dist/openmpi-5.0.7-queue-X.Y.Z.tar.bz2 and its
+# Makes the release tarball dist/openmpi-5.0.7-queue-X.Y.Z.tar.bz2 (with
+# OMPI_BASE=5.0.10, dist/openmpi-5.0.10-queue-X.Y.Z.tar.bz2) and its
 # .sha256 (X.Y.Z: config/ompi_queue_version.m4): the pristine release with
 # the patch series applied, our files laid over it and autogen.pl already
 # run, so that a site builds it as it builds a stock release:
@@ -30,7 +31,11 @@
 # root, so that the same commit packed by the same user gives the same
 # tarball.
 #
-# Environment: OMPI_TARBALL, OMPI_QUEUE_SKIP_DEPS (as build.sh).
+# From 5.0.10's git tree (no prebuilt documentation, no bundled hwloc and
+# libevent) the tarball has neither: configure it with external hwloc and
+# libevent.
+#
+# Environment: OMPI_BASE, OMPI_TARBALL, OMPI_QUEUE_SKIP_DEPS (as build.sh).
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -56,6 +61,7 @@ mkdir -p "$stage" "$distdir"
 tar -C "$stage" -xf "$tarball"
 mv "$stage/openmpi-$OMPI_VERSION" "$stage/$name"
 src=$stage/$name
+ompi_prepare_tree "$src"
 while read -r p; do
     patch -d "$src" -p1 -s --no-backup-if-mismatch < "$p" || die "patch $p does not apply"
 done < <(ompi_queue_patches)
@@ -68,8 +74,9 @@ for d in $OMPI_QUEUE_OVERLAY_DIRS; do
 done
 
 mtime=$(git log -1 --format=%ct 2>/dev/null || date +%s)
-log "autogen.pl --force (log: $stage/autogen.log)"
-(cd "$src" && SOURCE_DATE_EPOCH=$mtime ./autogen.pl --force > "$stage/autogen.log" 2>&1) \
+mapfile -t autogen_args < <(ompi_autogen_args "$src")
+log "autogen.pl ${autogen_args[*]} (log: $stage/autogen.log)"
+(cd "$src" && SOURCE_DATE_EPOCH=$mtime ./autogen.pl "${autogen_args[@]}" > "$stage/autogen.log" 2>&1) \
     || { tail -30 "$stage/autogen.log"; die "autogen failed (log: $stage/autogen.log)"; }
 # what the autotools leave besides their output: caches and backups
 find "$src" -name autom4te.cache -type d -prune -exec rm -rf {} +

@@ -7,36 +7,68 @@
 #
 # $HEADER$
 #
-# Puts the pinned Open MPI release tarball in the cache and prints its path.
+# Puts the pinned Open MPI release tarball of the base (OMPI_BASE, common.sh)
+# in the cache and prints its path.
 #
-#  - OMPI_TARBALL=/path/openmpi-5.0.7.tar.xz: use that copy (no apt needed);
+#  - OMPI_TARBALL=/path/to/it: use that copy (no apt needed), for 5.0.7
+#    openmpi-5.0.7.tar.xz, for 5.0.10 openmpi-5.0.10.tar.bz2 or the git
+#    tree openmpi-5.0.10-git.tar.xz;
 #  - else the cached copy, when its checksum is right;
-#  - else Debian's source package openmpi 5.0.7-1 (suite trixie), through a
-#    deb-src entry made from the URIs that this machine's Debian sources use.
-# Whatever the origin, the tarball must have the pinned sha256.
+#  - 5.0.7: else Debian's source package openmpi 5.0.7-1 (suite trixie),
+#    through a deb-src entry made from the URIs that this machine's Debian
+#    sources use;
+#  - 5.0.10: else the git tree in ../shared/upstream/ beside the
+#    repository, where there is one; else an error saying where the
+#    release tarball is (no Debian suite has 5.0.10).
+# Whatever the origin, the tarball must have one of the base's pinned
+# sha256 (OMPI_SHA256S).  With --no-download, only a tarball already here
+# is printed (OMPI_TARBALL, the cache, ../shared/upstream/); else it exits
+# 1 without a word (the checks of a base that is not the one being built).
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 check_sha() {
-    [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$OMPI_SHA256" ]
+    local sum s
+    sum=$(sha256sum "$1" | cut -d' ' -f1)
+    for s in $OMPI_SHA256S; do
+        [ "$sum" = "$s" ] && return 0
+    done
+    return 1
 }
+sums() { echo "${OMPI_SHA256S// / or }"; }
+
+no_download=0
+[ "${1:-}" = --no-download ] && no_download=1
 
 mkdir -p "$OMPI_QUEUE_CACHE"
 cached=$OMPI_QUEUE_CACHE/$OMPI_TARBALL_NAME
 
 if [ -n "${OMPI_TARBALL:-}" ]; then
     [ -f "$OMPI_TARBALL" ] || die "OMPI_TARBALL=$OMPI_TARBALL: no such file"
-    check_sha "$OMPI_TARBALL" || die "OMPI_TARBALL=$OMPI_TARBALL: sha256 is not $OMPI_SHA256"
+    check_sha "$OMPI_TARBALL" || die "OMPI_TARBALL=$OMPI_TARBALL: sha256 is not $(sums) (Open MPI $OMPI_VERSION; OMPI_BASE=$OMPI_BASE)"
     echo "$OMPI_TARBALL"
     exit 0
 fi
 
-if [ -f "$cached" ] && check_sha "$cached"; then
-    echo "$cached"
-    exit 0
+for name in $OMPI_TARBALL_NAMES; do
+    if [ -f "$OMPI_QUEUE_CACHE/$name" ] && check_sha "$OMPI_QUEUE_CACHE/$name"; then
+        echo "$OMPI_QUEUE_CACHE/$name"
+        exit 0
+    fi
+done
+
+if [ -z "$OMPI_DEB_VERSION" ]; then
+    shared=$OMPI_QUEUE_ROOT/../shared/upstream/openmpi-$OMPI_VERSION-git.tar.xz
+    if [ -f "$shared" ] && check_sha "$shared"; then
+        echo "$(cd "$(dirname "$shared")" && pwd)/$(basename "$shared")"
+        exit 0
+    fi
+    [ "$no_download" = 0 ] || exit 1
+    die "no Open MPI $OMPI_VERSION tarball: download $OMPI_TARBALL_URL (sha256 $OMPI_SHA256) and set OMPI_TARBALL to it, or put it in $OMPI_QUEUE_CACHE/"
 fi
 
+[ "$no_download" = 0 ] || exit 1
 command -v apt-get >/dev/null || die "no apt-get: download Open MPI $OMPI_VERSION yourself and set OMPI_TARBALL"
 
 # The archive URIs this machine already uses for Debian's main suites.
@@ -65,7 +97,7 @@ if ! (cd "$tmp" && apt-get source -q --download-only "openmpi=$OMPI_DEB_VERSION"
         || { rm -rf "$tmp"; die "apt-get source openmpi=$OMPI_DEB_VERSION failed"; }
 fi
 [ -f "$tmp/$OMPI_TARBALL_NAME" ] || { rm -rf "$tmp"; die "the source package has no $OMPI_TARBALL_NAME"; }
-check_sha "$tmp/$OMPI_TARBALL_NAME" || { rm -rf "$tmp"; die "$OMPI_TARBALL_NAME: sha256 is not $OMPI_SHA256"; }
+check_sha "$tmp/$OMPI_TARBALL_NAME" || { rm -rf "$tmp"; die "$OMPI_TARBALL_NAME: sha256 is not $(sums)"; }
 mv "$tmp/$OMPI_TARBALL_NAME" "$cached"
 rm -rf "$tmp"
 echo "$cached"

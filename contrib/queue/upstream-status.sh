@@ -30,6 +30,10 @@
 # trees: in a tree the whole series made, a patch whose lines a later one
 # rewrote (0030 under 0032) reads as no longer applying.
 #
+# The series is that of the base OMPI_BASE (common.sh; default 5.0.7, the
+# one patches/ is written for): OMPI_BASE=5.0.10 on a 5.0.10 tree tells
+# whether that base's series, patches/base-5.0.10/ included, is whole.
+#
 # Usage: contrib/queue/upstream-status.sh TREE
 # Exit status 0, unless TREE is not an Open MPI source tree (2).
 
@@ -119,7 +123,7 @@ ver=${ver%% *}
 declare -A count=()
 for p in "${series[@]}"; do
     case "$p" in
-    patches/fixes/*)
+    patches/fixes/*|patches/base-*/fixes/*)
         if try_patch "$p" -R --dry-run; then
             st=contained
         elif try_patch "$p" --dry-run; then

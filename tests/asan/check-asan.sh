@@ -10,7 +10,7 @@
 # make check-asan: the fork built with AddressSanitizer and
 # UndefinedBehaviorSanitizer (build-asan/, install-asan/: all of Open MPI
 # instrumented, so our directories, the files patches/ touches and the code
-# they call), then the whole test list on that install (test programs in
+# they call; with OMPI_BASE=5.0.10, build-asan-5.0.10/ and so on), then the whole test list on that install (test programs in
 # tests/bin-asan/, linked with the sanitizers through the wrapper
 # compilers).  Every report is sorted into ours (its first frame in the
 # Open MPI tree is in a file of this repository, a file patches/ touches,
@@ -23,9 +23,12 @@
 
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-export OMPI_QUEUE_BUILD=$root/build-asan
-export PREFIX=$root/install-asan
-export QTEST_BINDIR=$root/tests/bin-asan
+# the base's suffix (OMPI_BASE, common.sh): each base its own asan tree
+suffix=$(bash -c 'source "$1/contrib/queue/common.sh" && echo "$OMPI_BASE_SUFFIX"' - "$root") || exit 1
+export OMPI_QUEUE_BUILD=$root/build-asan$suffix
+export PREFIX=$root/install-asan$suffix
+export QTEST_BINDIR=$root/tests/bin-asan$suffix
+source "$root/contrib/queue/common.sh"
 # all of Open MPI is instrumented here: make check's own sanitizer pass
 # (tests/asan/build-overlay.sh) would repeat a part of this run
 export OMPI_QUEUE_SANITIZE=0
@@ -57,7 +60,7 @@ OMPI_QUEUE_NO_BUILD=1 bash "$root/tests/run-tests.sh" "$@" | tee "$OMPI_QUEUE_BU
 tests_rc=${PIPESTATUS[0]}
 
 python3 "$root/tests/asan/sort-reports.py" --root "$root" \
-    --tree "$OMPI_QUEUE_BUILD/openmpi-5.0.7" --patched "$OMPI_QUEUE_BUILD/.patched-files" \
+    --tree "$OMPI_QUEUE_SRC" --patched "$OMPI_QUEUE_BUILD/.patched-files" \
     "$reports" "$OMPI_QUEUE_BUILD/test-logs"
 sort_rc=$?
 # the last line stays the test count
