@@ -56,6 +56,10 @@ done
 filter=${1:-}
 case_filter=${2:-}
 cd "$OMPI_QUEUE_ROOT"
+# the runner (tests/run-plan.py) and the script checks take the install
+# and the base from the environment: those of this run, the base's defaults
+# included (common.sh)
+export OMPI_BASE PREFIX OMPI_QUEUE_BUILD
 
 GPU=no-gpu
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
