@@ -33,7 +33,8 @@ The plan is tab-separated, one case a line, with a header:
 tier is "quick" for the cases of make check-quick (one launch of every
 program: ob1 where the program runs on it, 2 ranks, the default channel)
 and "full" for the others; serial is 1 for a case that runs alone (the
-netns launcher, ULFM, a recipe marked serial, the script checks).
+netns launcher, ULFM, a recipe marked serial, a program named by an "alone"
+line of tests/recipes.list, the script checks).
 
 Usage: plan.py [--list FILE] [--label L] [--scripts] [--tier quick]
                [--names | --count] [NAME-FILTER [CASE-FILTER]]
@@ -82,10 +83,14 @@ class Recipes:
     def __init__(self, path):
         self.path = path
         self.defs = {}   # name -> (kind, words, lineno)
+        self.alone = set()   # programs whose every case runs alone
         for lineno, line in logical_lines(path):
             words = line.split()
+            if len(words) >= 2 and words[0] == 'alone':
+                self.alone.update(words[1:])
+                continue
             if len(words) < 2 or words[0] not in ('transport', 'channel', 'recipe'):
-                raise PlanError('%s:%d: expected "transport|channel|recipe NAME ..."'
+                raise PlanError('%s:%d: expected "transport|channel|recipe|alone NAME ..."'
                                 % (path, lineno))
             kind, name, rest = words[0], words[1], words[2:]
             if name in self.defs:
@@ -209,7 +214,8 @@ def expand_list(path, recipes, label, gpu):
         for np in ranks.split(','):
             for tr in transports.split(','):
                 launcher, _ = recipes.transport(tr)
-                case_serial = serial or launcher != 'mpirun' or 'ulfm' in tr
+                case_serial = serial or launcher != 'mpirun' or 'ulfm' in tr \
+                    or name in recipes.alone
                 for b in (behaviours[1] if behaviours else [None]):
                     shown = list(words)
                     if behaviours:

@@ -24,7 +24,8 @@ VERDICT being PASS, FAIL, SKIP or KNOWN (a failure of stock Open MPI listed in t
 neither passed nor failed).
 
 --jobs N runs up to N launches at a time: never two of one program, and a
-serial case (plan column "serial") alone.
+serial case (plan column "serial") alone; with N over 1 the ranks yield
+when idle (OMPI_MCA_mpi_yield_when_idle=1, unless a case sets it).
 
 summary: counts the verdict files, and as failed each case of a --plan that
 has none, and ends with "N passed, N failed" (exit 1 on any failure).
@@ -187,6 +188,12 @@ class Runner:
         for kv in ([] if first['env'] == '-' else first['env'].split()):
             k, v = kv.split('=', 1)
             env[k] = v
+        if self.a.jobs > 1:
+            # two launches of polling ranks on as many cores as ranks: a rank
+            # that waits spins on the core its peer needs, and a case takes
+            # several times as long as alone; yielding when idle lets the
+            # rank that holds the work run (a case's own setting wins)
+            env.setdefault('OMPI_MCA_mpi_yield_when_idle', '1')
         timeout = int(first['timeout'])
         env['QTEST_TIMEOUT'] = str(timeout if timeout != 90 else self.watchdog)
         limit = (int(env['QTEST_TIMEOUT']) + 30) * max(1, len(behaviours))

@@ -29,8 +29,9 @@
 #   PML), "cm" (pml cm over tcp), "cmsock" (over sockets), "chan-ucx" (the
 #   ucx match channel), "4 ranks", "OMPI_MCA_match=pml"
 # Environment: OMPI_QUEUE_NO_BUILD=1 skips the build step; QTEST_VERBOSE=1
-# prints every step of every rank; QTEST_JOBS (default 1): launches at a time
-# (tests/run-plan.py: never two of one program, serial cases alone);
+# prints every step of every rank; QTEST_JOBS (default 2): launches at a time
+# (tests/run-plan.py: never two of one program, serial cases alone, and the
+# ranks yield when idle when over 1);
 # OMPI_QUEUE_TEST_CM=0 skips the cases of transports cm and cmsock; PREFIX,
 # OMPI_QUEUE_BUILD (its test-logs/) and QTEST_BINDIR (default tests/bin) run
 # the plan on another install (tests/asan/check-asan.sh); OMPI_BASE=5.0.10
@@ -98,7 +99,7 @@ if [ "$(id -u)" = "0" ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 export QTEST_TIMEOUT=${QTEST_TIMEOUT:-90}
-jobs=${QTEST_JOBS:-1}
+jobs=${QTEST_JOBS:-2}
 
 logdir=${QTEST_LOGDIR:-$OMPI_QUEUE_BUILD/test-logs}
 bindir=${QTEST_BINDIR:-$OMPI_QUEUE_ROOT/tests/bin$OMPI_BASE_SUFFIX}

@@ -22,8 +22,9 @@
 # failures) gets MPICH_TEST_KNOWN_TIMEOUT seconds only, since it cannot
 # count against the install either way.
 # RESULTS.times gets "NAME NP SECONDS VERDICT" for each case.
-# Cases run MPICH_TEST_JOBS (default 2) at a time; each is a session of its
-# own, and whatever a case leaves running is ended with it.
+# Cases run MPICH_TEST_JOBS (default 2) at a time, their ranks yielding when
+# idle; each is a session of its own, and whatever a case leaves running is
+# ended with it.
 # Environment: MPICH_TEST_TIMEOUT (seconds per run, default 180: the slowest
 # passing case takes 18 s on a quiet machine and 3-4 times that on a loaded
 # one, which must not turn it into a failure),
@@ -120,6 +121,13 @@ one_case() {   # n name np dir prog env args: runs it, records its verdict
 }
 
 jobs=${MPICH_TEST_JOBS:-2}
+# two cases of polling ranks on as many cores as ranks: a rank that waits
+# spins on the core its peer needs and a case takes several times as long
+# as alone; yielding when idle lets the rank that holds the work run
+# (stock's lists are made by this script too, the same way)
+if [ "$jobs" -gt 1 ]; then
+    export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}
+fi
 # a stop from outside reaches the cases running in the background
 trap 'kill -TERM $(jobs -p) 2> /dev/null; exit 143' TERM INT
 skipped=0
