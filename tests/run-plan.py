@@ -206,6 +206,13 @@ class Runner:
             cmd = ['timeout', '-k', '10', str(limit + 30), 'bash',
                    os.path.join(HERE, 'netns', 'run-netns.sh'), '-n', first['ranks']] + targs \
                 + extra + ['--', exe] + words
+        elif launcher.startswith('slurm:'):
+            # the script starts a Slurm cluster of one node, launches the job
+            # with srun, salloc or sbatch and stops everything (or prints SKIP)
+            env['MPIRUN'] = self.mpirun
+            cmd = ['timeout', '-k', '10', str(limit + 30), 'bash',
+                   os.path.join(HERE, 'slurm', 'run-slurm.sh'), launcher.split(':', 1)[1],
+                   '-n', first['ranks']] + targs + extra + ['--', exe] + words
         else:
             cmd = ['timeout', '-k', '10', str(limit), self.mpirun, '--oversubscribe', '-n',
                    first['ranks']] + targs + extra + [exe] + words

@@ -157,7 +157,7 @@ OMPI_STOCK_PREFIX=${OMPI_STOCK_PREFIX:-$OMPI_STOCK_BUILD/install}
 ompi_common_config_args() {
     printf '%s\n' --with-ucx --with-ofi \
         --with-hwloc=external --with-libevent=external \
-        --with-pmix=internal --with-prrte=internal \
+        --with-pmix=internal --with-prrte=internal --with-munge \
         --enable-mpi-fortran=all --disable-oshmem \
         --enable-mca-dso=accelerator-cuda,accelerator-rocm,btl-smcuda,rcache-gpusm,rcache-rgpusm
     if [ -f /usr/local/cuda/include/cuda.h ]; then

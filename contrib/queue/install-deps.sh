@@ -8,7 +8,10 @@
 # $HEADER$
 #
 # Installs, with apt, the Debian packages the build and the tests need
-# (iproute2: the two-node tests, tests/netns), when missing.
+# (iproute2: the two-node tests, tests/netns; libmunge-dev: the internal
+# PMIx's psec/munge, which Slurm's PMIx server asks for; slurm-wlm, munge
+# and libpmix-dev, which Slurm's mpi/pmix plugin loads: tests/slurm),
+# when missing.
 # Idempotent: does nothing when everything is installed.
 # OMPI_QUEUE_SKIP_DEPS=1 skips it (for machines without apt).
 
@@ -17,7 +20,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 PACKAGES="autoconf automake libtool flex pkg-config make gcc g++ gfortran perl python3 xz-utils
           libucx-dev libfabric-dev libhwloc-dev libevent-dev zlib1g-dev libamdhip64-dev ccache
-          iproute2 procps"
+          iproute2 procps libmunge-dev munge slurm-wlm libpmix-dev"
 
 if [ "${OMPI_QUEUE_SKIP_DEPS:-0}" = "1" ]; then
     exit 0
