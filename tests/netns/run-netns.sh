@@ -22,10 +22,15 @@
 # that are not whole lines and interleaves the ranks' pieces (also into its
 # --output files), which cuts and joins the lines of fast verbose output.
 #
-# Usage: tests/netns/run-netns.sh [-n NP] [MPIRUN-ARGS...] -- PROGRAM [ARGS...]
+# Usage: tests/netns/run-netns.sh [-n NP] [--slurm MODE] [MPIRUN-ARGS...] -- PROGRAM [ARGS...]
 #   NP (even, default 2) ranks, NP/2 on each node: ranks 0 .. NP/2-1 on the
 #   first, the others on the second.  MPIRUN-ARGS go to mpirun after the
 #   placement and interface options this script gives.
+#   --slurm MODE: the two nodes are a Slurm cluster (tests/slurm/cluster.sh:
+#   the controller and a slurmd in the first, a slurmd in the second) and
+#   the job is launched by srun --mpi=pmix (MODE srun: MPIRUN-ARGS only
+#   "--mca NAME VALUE" and "-x NAME=VALUE", given to the ranks as
+#   variables), by mpirun in salloc (salloc) or in an sbatch job (sbatch).
 # Environment:
 #   MPIRUN               the mpirun to use (default: the fork's install)
 #   QTEST_NETNS_CHANNELS=1  also check the match framework's choice: every
@@ -64,7 +69,13 @@ if [ "${1:-}" = "-n" ]; then
     shift 2
 fi
 mpirun_args=()
+slurm_mode=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    if [ "$1" = "--slurm" ] && [ $# -ge 2 ]; then
+        slurm_mode=$2
+        shift 2
+        continue
+    fi
     mpirun_args+=("$1")
     shift
 done
@@ -89,7 +100,14 @@ IF=ompiq0
 NET=10.213.7
 nodes=("ompiq$$a" "ompiq$$b")
 made=()
-tmp=$(mktemp -d)
+if [ -n "$slurm_mode" ]; then
+    # each slurmd has a /tmp of its own node (below): what both nodes
+    # must see is kept outside it
+    mkdir -p "$OMPI_QUEUE_BUILD"
+    tmp=$(mktemp -d -p "$OMPI_QUEUE_BUILD" netns.XXXXXX)
+else
+    tmp=$(mktemp -d)
+fi
 mpirun_pid=""
 shown=0
 
@@ -105,7 +123,10 @@ show_output() {   # mpirun's own output, then each rank's; once
 }
 
 cleanup() {
+    local rc=$?
     set +e
+    # the Slurm daemons and steps first: what they start goes with them
+    [ -n "$slurm_mode" ] && [ -n "${SLURM_CONF:-}" ] && slurm_cluster_stop "$rc"
     if [ -n "$mpirun_pid" ]; then
         # mpirun ends its daemons when told: give it a moment
         kill "$mpirun_pid" 2> /dev/null
@@ -159,6 +180,36 @@ export QTEST_NETNS_HOSTS=$tmp/hosts
 echo "netns: nodes ${nodes[0]} ($NET.1) and ${nodes[1]} ($NET.2), $ppn rank(s) each"
 
 mkdir "$tmp/out"
+if [ -n "$slurm_mode" ]; then
+    # a slurmd in each node, named as the node, the controller in the
+    # first; commands of the cluster run in the first node
+    source "$here/../slurm/cluster.sh"
+    slurm_exec() { "$here/enter-node.sh" "${nodes[0]}" "$(printf '%q ' "$@")"; }
+    slurm_cluster_setup "$OMPI_QUEUE_BUILD/slurm/netns.$$"
+    slurm_munge_up
+    slurm_cluster_conf "${nodes[0]}" "$NET.1" "${nodes[0]}=$NET.1" "${nodes[1]}=$NET.2"
+    slurm_exec slurmctld -D -i -f "$SLURM_CONF" > "$slurm_dir/log/slurmctld.out" 2>&1 &
+    disown
+    # slurmd reads the cgroup hierarchy, which the node's fresh /sys lacks:
+    # the machine's (v1) controllers, mounted in the node's namespace only;
+    # and each node its own /tmp, as Slurm's PMIx plugin and PRRTE expect
+    # of nodes (their directories there are named by the job, not the node)
+    node_mounts='mount -t tmpfs node_tmp /tmp || exit 1
+        mount -t tmpfs cgroup_root /sys/fs/cgroup || exit 1
+        for c in $(awk '"'"'!/^#/ && $4 == 1 { print $1 }'"'"' /proc/cgroups); do
+            mkdir -p /sys/fs/cgroup/$c && mount -t cgroup -o $c cgroup /sys/fs/cgroup/$c || exit 1
+        done
+        mkdir -p /sys/fs/cgroup/systemd
+        mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd || exit 1'
+    for i in 0 1; do
+        "$here/enter-node.sh" "${nodes[$i]}" "$node_mounts
+            exec $(printf '%q ' slurmd -D -f "$SLURM_CONF" -N "${nodes[$i]}")" \
+            > "$slurm_dir/log/slurmd-$i.out" 2>&1 &
+        disown   # slurm_cluster_stop ends it: no notice of its signal
+    done
+    slurm_cluster_wait "${nodes[@]}"
+    echo "netns: Slurm on both nodes ($slurm_mode)"
+fi
 args=(--hostfile "$tmp/hostfile" -n "$np" --map-by slot --bind-to none
       --prtemca plm_ssh_agent "$here/enter-node.sh" --prtemca plm_ssh_no_tree_spawn 1
       --prtemca oob_tcp_if_include "$IF" --mca btl_tcp_if_include "$IF"
@@ -171,6 +222,49 @@ fi
 # shellcheck disable=SC2016
 wrap=(/bin/bash -c 'exec "$0" "$@" > "$QTEST_NETNS_OUT/rank.$PMIX_RANK.out" 2> "$QTEST_NETNS_OUT/rank.$PMIX_RANK.err"')
 cmd=$(printf '%q ' "$MPIRUN" "${args[@]}" "${mpirun_args[@]}" "${wrap[@]}" "${program[@]}")
+slurm_job=(-N 2 -n "$np" --ntasks-per-node="$ppn")
+case "$slurm_mode" in
+"") ;;
+srun)
+    # no mpirun: its arguments reach the ranks as variables
+    senv=(QTEST_NETNS_OUT="$tmp/out" UCX_NET_DEVICES="$IF" FI_TCP_IFACE="$IF" FI_SOCKETS_IFACE="$IF"
+          OMPI_MCA_btl_tcp_if_include="$IF")
+    [ "$check" != "0" ] && senv+=(OMPI_MCA_match_base_verbose=60 UCX_LOG_LEVEL=info)
+    set -- "${mpirun_args[@]}"
+    while [ $# -gt 0 ]; do
+        if [ "$1" = "--mca" ] && [ $# -ge 3 ]; then
+            senv+=("OMPI_MCA_$2=$3")
+            shift 3
+        elif [ "$1" = "-x" ] && [ $# -ge 2 ]; then
+            senv+=("$2")
+            shift 2
+        else
+            echo "netns: srun starts the ranks without mpirun: \"$1\" needs salloc or sbatch" >&2
+            exit 2
+        fi
+    done
+    cmd=$(printf '%q ' env "${senv[@]}" srun --mpi=pmix "${slurm_job[@]}" -m block \
+        --kill-on-bad-exit=1 "${wrap[@]}" "${program[@]}")
+    ;;
+salloc | sbatch)
+    # mpirun in the allocation: PRRTE reads it and starts its daemons with srun
+    margs=(-n "$np" --map-by slot --bind-to none --prtemca oob_tcp_if_include "$IF"
+           --mca btl_tcp_if_include "$IF" -x UCX_NET_DEVICES="$IF" -x FI_TCP_IFACE="$IF"
+           -x FI_SOCKETS_IFACE="$IF" -x QTEST_NETNS_OUT="$tmp/out")
+    [ "$check" != "0" ] && margs+=(--mca match_base_verbose 60 -x UCX_LOG_LEVEL=info)
+    mcmd=$(printf '%q ' "$MPIRUN" "${margs[@]}" "${mpirun_args[@]}" "${wrap[@]}" "${program[@]}")
+    if [ "$slurm_mode" = salloc ]; then
+        cmd="salloc $(printf '%q ' "${slurm_job[@]}") $mcmd"
+    else
+        printf '#!/bin/bash\nexec %s\n' "$mcmd" > "$tmp/job.sh"
+        cmd="sbatch --wait --quiet $(printf '%q ' "${slurm_job[@]}") -o $(printf '%q' "$tmp/job.out") $(printf '%q' "$tmp/job.sh"); rc=\$?; echo 'netns: --- the job output file ---'; cat $(printf '%q' "$tmp/job.out") || rc=1; exit \$rc"
+    fi
+    ;;
+*)
+    echo "netns: --slurm $slurm_mode: srun, salloc or sbatch" >&2
+    exit 2
+    ;;
+esac
 timeout -k 10 $((${QTEST_TIMEOUT:-90} + 30)) "$here/enter-node.sh" "${nodes[0]}" "$cmd" \
     > "$tmp/run.log" 2>&1 < /dev/null &
 mpirun_pid=$!

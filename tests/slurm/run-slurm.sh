@@ -8,13 +8,10 @@
 # $HEADER$
 #
 # One MPI job launched the way Slurm sites launch it, on a Slurm cluster of
-# one node that this script starts for the job and stops after it: munged
-# (unless one already answers on munge's default socket, which PMIx's
-# psec/munge and Slurm's auth/munge both use), slurmctld and slurmd, with
-# their configuration, state, spool and logs in a directory of the build
-# tree; nothing is installed as a service.  Every process that carries this
-# cluster's SLURM_CONF in its environment (the daemons, slurmstepd, the
-# ranks) is stopped at the end, failure included.
+# one node that this script starts for the job and stops after it, failure
+# included (tests/slurm/cluster.sh: munged unless one answers, slurmctld
+# and slurmd, their files in build/slurm/; nothing installed as a service).
+# Across two nodes: tests/netns/run-netns.sh --slurm MODE.
 #
 # Usage: tests/slurm/run-slurm.sh MODE [-n NP] [MPIRUN-ARGS...] -- PROGRAM [ARGS...]
 #   MODE srun    srun --mpi=pmix starts the ranks (no mpirun); MPIRUN-ARGS
@@ -90,92 +87,20 @@ limit=$((${QTEST_TIMEOUT:-90} + 30))
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 node=$(hostname -s)
-dir=$OMPI_QUEUE_BUILD/slurm/run.$$
-conf=$dir/slurm.conf
-rm -rf "$dir"
-mkdir -p "$dir/state" "$dir/spool/$node" "$dir/log" "$dir/munge"
-export SLURM_CONF=$conf
-
-cleanup() {
-    local rc=$? p pids=() _
-    set +e
-    # everything of this cluster carries its SLURM_CONF
-    for p in /proc/[0-9]*; do
-        [ "${p#/proc/}" = "$$" ] && continue
-        tr '\0' '\n' 2> /dev/null < "$p/environ" | grep -qxF "SLURM_CONF=$conf" && pids+=("${p#/proc/}")
-    done
-    if [ ${#pids[@]} -gt 0 ]; then
-        kill -TERM "${pids[@]}" 2> /dev/null
-        for _ in $(seq 30); do
-            kill -0 "${pids[@]}" 2> /dev/null || break
-            sleep 0.1
-        done
-        kill -KILL "${pids[@]}" 2> /dev/null
-    fi
-    if [ "$rc" != 0 ]; then
-        for f in "$dir"/log/*.log; do
-            [ -f "$f" ] && { echo "slurm: --- tail of ${f##*/} ---"; tail -n 15 "$f"; }
-        done
-    fi
-    [ "${QTEST_SLURM_KEEP:-0}" = 1 ] || rm -rf "$dir"
-    exit "$rc"
-}
-trap cleanup EXIT
+source "$here/cluster.sh"
+slurm_cluster_setup "$OMPI_QUEUE_BUILD/slurm/run.$$"
+dir=$slurm_dir
+trap 'rc=$?; set +e; slurm_cluster_stop "$rc"; exit "$rc"' EXIT
 trap 'exit 143' TERM INT HUP
 
-# munge: the default socket is the one every client library uses
-if ! munge -n 2> /dev/null | unmunge > /dev/null 2>&1; then
-    mkdir -p /run/munge
-    chmod 755 /run/munge
-    chmod 700 "$dir/munge"
-    head -c 1024 /dev/urandom > "$dir/munge/key"
-    chmod 400 "$dir/munge/key"
-    munged --force --key-file="$dir/munge/key" --log-file="$dir/log/munged.log" \
-        --pid-file="$dir/munge/pid" --seed-file="$dir/munge/seed" \
-        || { echo "slurm: munged did not start"; exit 1; }
-    munge -n 2> /dev/null | unmunge > /dev/null 2>&1 || { echo "slurm: munge does not answer"; exit 1; }
-fi
-
-# ports of this run's own, so that a cluster left by a killed run is not
-# this one; more CPUs than the machine has (config_overrides), so that the
-# jobs of 4 ranks fit on 2 cores, as mpirun --oversubscribe does
-port=$((20000 + ($$ % 5000) * 2))
-cat > "$conf" << EOF
-ClusterName=qtest
-SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool/%n
-SlurmctldPidFile=$dir/slurmctld.pid
-SlurmdPidFile=$dir/slurmd-%n.pid
-SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SwitchType=switch/none
-MpiDefault=none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-ReturnToService=2
-SlurmdParameters=config_overrides
-NodeName=$node NodeAddr=127.0.0.1 CPUs=8 Boards=1 SocketsPerBoard=1 CoresPerSocket=8 ThreadsPerCore=1 State=UNKNOWN
-PartitionName=qtest Nodes=$node Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
-EOF
-slurmctld -D -i -f "$conf" > "$dir/log/slurmctld.out" 2>&1 &
-slurmd -D -f "$conf" > "$dir/log/slurmd.out" 2>&1 &
-for _ in $(seq 100); do
-    [ "$(sinfo -h -n "$node" -o %t 2> /dev/null)" = idle ] && break
-    sleep 0.2
-done
-[ "$(sinfo -h -n "$node" -o %t 2> /dev/null)" = idle ] \
-    || { echo "slurm: node $node not idle after 20 s: $(sinfo -h -n "$node" -o '%t %E' 2>&1)"; exit 1; }
+slurm_munge_up
+slurm_cluster_conf "$node" 127.0.0.1 "$node=127.0.0.1"
+# slurm_cluster_stop ends them: no notice of their signals
+slurmctld -D -i -f "$SLURM_CONF" > "$dir/log/slurmctld.out" 2>&1 &
+disown
+slurmd -D -f "$SLURM_CONF" > "$dir/log/slurmd.out" 2>&1 &
+disown
+slurm_cluster_wait "$node"
 srun --mpi=list 2>&1 | grep -qw pmix || skip "Slurm has no mpi/pmix plugin (Debian: libpmix-dev)"
 echo "slurm: cluster of one node ($node), $mode, $np rank(s)"
 
