@@ -276,6 +276,10 @@ if [ "$rc" != 0 ]; then
     [ "$rc" = 124 ] && echo "netns: mpirun did not finish within $((${QTEST_TIMEOUT:-90} + 30))s"
     exit "$rc"
 fi
+if [ "$slurm_mode" = srun ] && grep -qs 'A requested component was not found' "$tmp"/out/rank.*; then
+    echo "netns: FAIL: the ranks printed PMIx's \"component was not found\" banner"
+    exit 1
+fi
 [ "$check" != "0" ] || exit 0
 
 # every channel line of a rank's file is whole (one writer): the receiver
