@@ -230,19 +230,8 @@ srun)
     senv=(QTEST_NETNS_OUT="$tmp/out" UCX_NET_DEVICES="$IF" FI_TCP_IFACE="$IF" FI_SOCKETS_IFACE="$IF"
           OMPI_MCA_btl_tcp_if_include="$IF")
     [ "$check" != "0" ] && senv+=(OMPI_MCA_match_base_verbose=60 UCX_LOG_LEVEL=info)
-    set -- "${mpirun_args[@]}"
-    while [ $# -gt 0 ]; do
-        if [ "$1" = "--mca" ] && [ $# -ge 3 ]; then
-            senv+=("OMPI_MCA_$2=$3")
-            shift 3
-        elif [ "$1" = "-x" ] && [ $# -ge 2 ]; then
-            senv+=("$2")
-            shift 2
-        else
-            echo "netns: srun starts the ranks without mpirun: \"$1\" needs salloc or sbatch" >&2
-            exit 2
-        fi
-    done
+    slurm_args_to_env "${mpirun_args[@]}" || exit 2
+    senv+=("${slurm_env[@]}")
     cmd=$(printf '%q ' env "${senv[@]}" srun --mpi=pmix "${slurm_job[@]}" -m block \
         --kill-on-bad-exit=1 "${wrap[@]}" "${program[@]}")
     ;;

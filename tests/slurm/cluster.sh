@@ -25,6 +25,9 @@
 #   slurm_cluster_wait NODE...   wait until each node is idle (20 s), asking
 #                                through slurm_exec (the caller's, to reach
 #                                the controller's network; default: here)
+#   slurm_args_to_env ARGS...    mpirun's "--mca NAME VALUE" and "-x NAME=VALUE"
+#                                as variables for the ranks srun starts, in
+#                                the array slurm_env; 1 on any other argument
 #   slurm_cluster_stop RC        end every process of the cluster; show the
 #                                logs' tails when RC is not 0; remove DIR
 #                                unless QTEST_SLURM_KEEP=1
@@ -106,6 +109,22 @@ slurm_cluster_wait() {
             sleep 0.2
         done
         [ "$state" = idle ] || { echo "slurm: node $n not idle after 20 s: $(slurm_exec sinfo -h -n "$n" -o '%t %E' 2>&1)"; return 1; }
+    done
+}
+
+slurm_args_to_env() {
+    slurm_env=()
+    while [ $# -gt 0 ]; do
+        if [ "$1" = "--mca" ] && [ $# -ge 3 ]; then
+            slurm_env+=("OMPI_MCA_$2=$3")
+            shift 3
+        elif [ "$1" = "-x" ] && [ $# -ge 2 ]; then
+            slurm_env+=("$2")
+            shift 2
+        else
+            echo "slurm: srun starts the ranks without mpirun: \"$1\" needs salloc or sbatch" >&2
+            return 1
+        fi
     done
 }
 

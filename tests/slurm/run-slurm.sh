@@ -15,8 +15,8 @@
 #
 # Usage: tests/slurm/run-slurm.sh MODE [-n NP] [MPIRUN-ARGS...] -- PROGRAM [ARGS...]
 #   MODE srun    srun --mpi=pmix starts the ranks (no mpirun); MPIRUN-ARGS
-#                may only be "--mca NAME VALUE" pairs, given to the ranks
-#                as OMPI_MCA_NAME=VALUE.  A rank that prints PMIx's "component
+#                may only be "--mca NAME VALUE" and "-x NAME=VALUE", given
+#                to the ranks as variables.  A rank that prints PMIx's "component
 #                was not found" banner fails the run.
 #   MODE salloc  salloc -n NP, and in the allocation the fork's mpirun (PRRTE
 #                starts its daemons with srun) with MPIRUN-ARGS
@@ -36,6 +36,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/../../contrib/queue/common.sh"
+source "$here/cluster.sh"
 
 usage() { echo "usage: run-slurm.sh srun|salloc|sbatch|bad-none|bad-pmi2 [-n NP] [MPIRUN-ARGS...] -- PROGRAM [ARGS...]" >&2; exit 2; }
 skip() { echo "SKIP: $*"; exit 0; }
@@ -65,16 +66,8 @@ program=("$@")
 # under srun the ranks take their settings from the environment
 mca_env=()
 if [ "$mode" != salloc ] && [ "$mode" != sbatch ]; then
-    set -- "${mpirun_args[@]}"
-    while [ $# -gt 0 ]; do
-        if [ "$1" = "--mca" ] && [ $# -ge 3 ]; then
-            mca_env+=("OMPI_MCA_$2=$3")
-            shift 3
-        else
-            echo "run-slurm.sh: $mode starts the ranks without mpirun: \"$1\" needs salloc or sbatch" >&2
-            exit 2
-        fi
-    done
+    slurm_args_to_env "${mpirun_args[@]}" || exit 2
+    mca_env=("${slurm_env[@]}")
 fi
 
 [ "$(id -u)" = "0" ] || skip "not root: the Slurm daemons run as root here"
@@ -87,7 +80,6 @@ limit=$((${QTEST_TIMEOUT:-90} + 30))
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 node=$(hostname -s)
-source "$here/cluster.sh"
 slurm_cluster_setup "$OMPI_QUEUE_BUILD/slurm/run.$$"
 dir=$slurm_dir
 trap 'rc=$?; set +e; slurm_cluster_stop "$rc"; exit "$rc"' EXIT
