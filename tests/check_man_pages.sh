@@ -19,7 +19,14 @@ status=0
 fail() { echo "FAIL: $*"; status=1; }
 mandir=$PREFIX/share/man
 
-[ -f "$mandir/man3/MPI_Send.3" ] || fail "Open MPI's own MPI_Send(3) is not installed"
+# Open MPI's own pages come prebuilt in a release tarball (docs/man) or
+# from Sphinx at build time; a git tree of the release built without
+# Sphinx has none to install (docs/bases.md), ours are installed anyway
+if [ -f "$OMPI_QUEUE_SRC/docs/man/MPI_T.3" ] || grep -q '^SPHINX_BUILD = .' "$OMPI_QUEUE_SRC/Makefile" 2> /dev/null; then
+    [ -f "$mandir/man3/MPI_Send.3" ] || fail "Open MPI's own MPI_Send(3) is not installed"
+else
+    echo "(the base tree $OMPI_QUEUE_SRC has no Open MPI pages and no Sphinx: only ours checked)"
+fi
 for md in docs/man/*.3.md; do
     for n in $(head -n1 "$md" | grep -oE '[A-Za-z_0-9]+\(3\)' | sed 's/(3)//'); do
         [ -f "$mandir/man3/$n.3" ] || { fail "$n(3) is not installed"; continue; }

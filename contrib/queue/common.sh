@@ -153,9 +153,12 @@ OMPI_STOCK_SRC=$OMPI_STOCK_BUILD/openmpi-$OMPI_VERSION
 OMPI_STOCK_PREFIX=${OMPI_STOCK_PREFIX:-$OMPI_STOCK_BUILD/install}
 
 # Configure arguments that the fork (build.sh) and stock (build-stock.sh)
-# share; each adds --prefix, and the fork --with-queue.
+# share; each adds --prefix, and the fork --with-queue.  --disable-sphinx:
+# configure would otherwise rebuild Open MPI's whole documentation in every
+# build on a machine that has Sphinx (make dist installs it for a git
+# tree's base); a release tarball installs its prebuilt pages without it.
 ompi_common_config_args() {
-    printf '%s\n' --with-ucx --with-ofi \
+    printf '%s\n' --with-ucx --with-ofi --disable-sphinx \
         --with-hwloc=external --with-libevent=external \
         --with-pmix=internal --with-prrte=internal --with-munge \
         --enable-mpi-fortran=all --disable-oshmem \

@@ -31,9 +31,13 @@
 # root, so that the same commit packed by the same user gives the same
 # tarball.
 #
-# From 5.0.10's git tree (no prebuilt documentation, no bundled hwloc and
-# libevent) the tarball has neither: configure it with external hwloc and
-# libevent.
+# From 5.0.10's git tree (no bundled hwloc and libevent) the tarball has
+# neither: configure it with external hwloc and libevent.  That tree has no
+# prebuilt documentation either; a release tarball has Open MPI's man pages
+# and HTML in docs/man and docs/html, which configure looks for
+# (docs/man/MPI_T.3) to install them without Sphinx.  So for such a tree
+# the documentation is built here with Debian's Sphinx, as upstream's own
+# make dist does, and laid where a release has it.
 #
 # Environment: OMPI_BASE, OMPI_TARBALL, OMPI_QUEUE_SKIP_DEPS (as build.sh).
 
@@ -78,6 +82,24 @@ mapfile -t autogen_args < <(ompi_autogen_args "$src")
 log "autogen.pl ${autogen_args[*]} (log: $stage/autogen.log)"
 (cd "$src" && SOURCE_DATE_EPOCH=$mtime ./autogen.pl "${autogen_args[@]}" > "$stage/autogen.log" 2>&1) \
     || { tail -30 "$stage/autogen.log"; die "autogen failed (log: $stage/autogen.log)"; }
+if [ ! -f "$src/docs/man/MPI_T.3" ]; then
+    bash contrib/queue/install-deps.sh --docs
+    log "Open MPI's documentation with Sphinx (log: $stage/sphinx.log)"
+    # Not upstream's -W: its pages name the versions of the hwloc and
+    # libevent a release bundles, which a git tree has not, and those
+    # substitutions come out empty with a warning.  Any other warning fails.
+    for target in html man; do
+        (cd "$src/docs" && OMPI_TOP_SRCDIR=$src SOURCE_DATE_EPOCH=$mtime \
+            sphinx-build -M "$target" . _build --keep-going -j "$(nproc)" >> "$stage/sphinx.log" 2>&1) \
+            || { tail -30 "$stage/sphinx.log"; die "sphinx-build -M $target failed (log: $stage/sphinx.log)"; }
+    done
+    other=$(grep -E 'WARNING|ERROR' "$stage/sphinx.log" | grep -vE '(hwloc|event)_embedded_version|^<rst_prolog>:[0-9]+: ERROR: Content block expected for the "replace" directive' || true)
+    [ -z "$other" ] || { echo "$other" | head -20; die "Sphinx warned (log: $stage/sphinx.log)"; }
+    mv "$src/docs/_build/html" "$src/docs/html"
+    mv "$src/docs/_build/man" "$src/docs/man"
+    rm -rf "$src/docs/_build"
+    [ -f "$src/docs/man/MPI_T.3" ] || die "Sphinx made no docs/man/MPI_T.3 (log: $stage/sphinx.log)"
+fi
 # what the autotools leave besides their output: caches and backups
 find "$src" -name autom4te.cache -type d -prune -exec rm -rf {} +
 find "$src" -name '*~' -type f -delete

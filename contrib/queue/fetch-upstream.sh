@@ -18,8 +18,9 @@
 #    through a deb-src entry made from the URIs that this machine's Debian
 #    sources use;
 #  - 5.0.10: else the git tree in ../shared/upstream/ beside the
-#    repository, where there is one; else an error saying where the
-#    release tarball is (no Debian suite has 5.0.10).
+#    repository, or beside the local repository it was cloned from (a
+#    CI checkout elsewhere), where there is one; else an error saying
+#    where the release tarball is (no Debian suite has 5.0.10).
 # Whatever the origin, the tarball must have one of the base's pinned
 # sha256 (OMPI_SHA256S).  With --no-download, only a tarball already here
 # is printed (OMPI_TARBALL, the cache, ../shared/upstream/); else it exits
@@ -59,11 +60,14 @@ for name in $OMPI_TARBALL_NAMES; do
 done
 
 if [ -z "$OMPI_DEB_VERSION" ]; then
-    shared=$OMPI_QUEUE_ROOT/../shared/upstream/openmpi-$OMPI_VERSION-git.tar.xz
-    if [ -f "$shared" ] && check_sha "$shared"; then
-        echo "$(cd "$(dirname "$shared")" && pwd)/$(basename "$shared")"
-        exit 0
-    fi
+    origin=$(git -C "$OMPI_QUEUE_ROOT" config --get remote.origin.url 2> /dev/null || true)
+    for top in "$OMPI_QUEUE_ROOT" ${origin:+"$origin"}; do
+        shared=$top/../shared/upstream/openmpi-$OMPI_VERSION-git.tar.xz
+        if [ -f "$shared" ] && check_sha "$shared"; then
+            echo "$(cd "$(dirname "$shared")" && pwd)/$(basename "$shared")"
+            exit 0
+        fi
+    done
     [ "$no_download" = 0 ] || exit 1
     die "no Open MPI $OMPI_VERSION tarball: download $OMPI_TARBALL_URL (sha256 $OMPI_SHA256) and set OMPI_TARBALL to it, or put it in $OMPI_QUEUE_CACHE/"
 fi

@@ -10,7 +10,9 @@
 # Writes tests/mpich/stock-failures.txt: the cases of the MPICH subset that
 # fail on pristine Open MPI 5.0.7, which `make check-mpich` then does not
 # count against the fork; with MPICH_STOCK_LINE=cm, the same for the gate's
-# line on pml cm (tests/mpich/cm-line.sh) into stock-failures-cm.txt.
+# line on pml cm (tests/mpich/cm-line.sh) into stock-failures-cm.txt.  With
+# OMPI_BASE=5.0.10, the same on pristine 5.0.10 into stock-failures-5.0.10.txt
+# and stock-failures-cm-5.0.10.txt.
 # Builds stock first (contrib/queue/build-stock.sh, nothing to do when it
 # is installed).
 #
@@ -29,7 +31,7 @@ cd "$OMPI_QUEUE_ROOT" || exit 1
 
 runs=${MPICH_STOCK_RUNS:-1}
 stock=$(bash contrib/queue/build-stock.sh) || die "stock Open MPI did not build"
-out=tests/mpich/stock-failures.txt
+out=tests/mpich/stock-failures$OMPI_BASE_SUFFIX.txt
 patterns=()
 line=${MPICH_STOCK_LINE:-ob1}
 if [ "$line" = cm ]; then
@@ -57,11 +59,11 @@ nfail=$(awk '!seen[$1 " " $2]++' "$failed_any" | tee "$failed_any.u" | grep -c .
     sed -n '/^# Copyright/,/^# \$HEADER\$/p' tests/mpich/subset.txt
     echo "#"
     echo "# Cases of the MPICH subset (tests/mpich/subset.txt) that fail on pristine"
-    echo "# Open MPI 5.0.7 (contrib/queue/build-stock.sh), one \"NAME NP VERDICT\" a line."
+    echo "# Open MPI $OMPI_VERSION (contrib/queue/build-stock.sh), one \"NAME NP VERDICT\" a line."
     [ "$line" = cm ] && echo "# The gate's cm line: ${patterns[*]} over $MPICH_TEST_TRANSPORT."
     echo "# make check-mpich counts a fork failure only when its case is not here."
     echo "#"
-    echo "# made by:  bash tests/mpich/make-stock-failures.sh${MPICH_STOCK_RUNS:+  (MPICH_STOCK_RUNS=$runs)}${MPICH_STOCK_LINE:+  (MPICH_STOCK_LINE=$line)}${MPICH_TEST_TIMEOUT:+  (MPICH_TEST_TIMEOUT=$MPICH_TEST_TIMEOUT)}"
+    echo "# made by:  ${OMPI_BASE_SUFFIX:+OMPI_BASE=$OMPI_BASE }bash tests/mpich/make-stock-failures.sh${MPICH_STOCK_RUNS:+  (MPICH_STOCK_RUNS=$runs)}${MPICH_STOCK_LINE:+  (MPICH_STOCK_LINE=$line)}${MPICH_TEST_TIMEOUT:+  (MPICH_TEST_TIMEOUT=$MPICH_TEST_TIMEOUT)}"
     echo "# on:       $started, $runs run(s), $(( (SECONDS - t0) / 60 )) min, $(nproc) cores"
     echo "# stock: $((total - nfail)) passed, $nfail failed"
     cat "$failed_any.u"
