@@ -75,7 +75,7 @@ check-dist: dist
 
 clean:
 	rm -rf build install tests/bin examples/bin bench/bin build-asan install-asan tests/bin-asan \
-	    build-5.0.10 install-5.0.10 tests/bin-5.0.10 build-asan-5.0.10 install-asan-5.0.10 tests/bin-asan-5.0.10
+	    build-5.0.10 install-5.0.10 tests/bin-5.0.10 bench/bin-5.0.10 build-asan-5.0.10 install-asan-5.0.10 tests/bin-asan-5.0.10
 
 distclean: clean
 	rm -rf .cache dist

@@ -27,7 +27,7 @@ have_stock=1
 command -v valgrind > /dev/null || { echo "SKIP: valgrind is not installed"; exit 0; }
 
 bench_build channel_calls
-exe_stock=$OMPI_QUEUE_ROOT/bench/bin/channel_calls.stock
+exe_stock=$BENCH_BIN/channel_calls.stock
 [ 1 = "$have_stock" ] && "$stock/bin/mpicc" -O2 -o "$exe_stock" "$OMPI_QUEUE_ROOT/bench/channel_calls.c"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -54,16 +54,16 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 echo "instructions per MPI_Start+MPI_Wait, 8-byte ping-pong, rank 0 (callgrind)"
 for tr in ob1 ucx; do
     # the framework's choice: the sm channel on one node
-    m=$(count "$PREFIX" "$OMPI_QUEUE_ROOT/bench/bin/channel_calls" "$tr" matched)
-    q=$(count "$PREFIX" "$OMPI_QUEUE_ROOT/bench/bin/channel_calls" "$tr" queued)
-    p=$(count "$PREFIX" "$OMPI_QUEUE_ROOT/bench/bin/channel_calls" "$tr" plain)
+    m=$(count "$PREFIX" "$BENCH_BIN/channel_calls" "$tr" matched)
+    q=$(count "$PREFIX" "$BENCH_BIN/channel_calls" "$tr" queued)
+    p=$(count "$PREFIX" "$BENCH_BIN/channel_calls" "$tr" plain)
     s=0
     [ 1 = "$have_stock" ] && s=$(count "$stock" "$exe_stock" "$tr" plain)
     printf '%-4s matched %6s  queued %6s  plain %6s  stock plain %6s  matched/stock %s\n' "$tr" \
         "$m" "$q" "$p" "$s" "$(ratio "$m" "$s")"
     if [ "$tr" = ucx ]; then
         # the ucx channel, which the framework leaves to pairs sm does not take
-        u=$(count "$PREFIX" "$OMPI_QUEUE_ROOT/bench/bin/channel_calls" "$tr" matched \
+        u=$(count "$PREFIX" "$BENCH_BIN/channel_calls" "$tr" matched \
             --mca match ucx,pml --mca match_base_fallback 0)
         printf '%-4s matched on the ucx channel %6s  matched/stock %s\n' "$tr" "$u" "$(ratio "$u" "$s")"
     fi

@@ -23,7 +23,7 @@ stock=$OMPI_STOCK_PREFIX
 command -v valgrind > /dev/null || { echo "SKIP: valgrind is not installed"; exit 0; }
 
 bench_build stock_calls
-exe_stock=$OMPI_QUEUE_ROOT/bench/bin/stock_calls.stock
+exe_stock=$BENCH_BIN/stock_calls.stock
 "$stock/bin/mpicc" -O2 -o "$exe_stock" "$OMPI_QUEUE_ROOT/bench/stock_calls.c"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -49,7 +49,7 @@ count() {   # prefix exe transport -> "Send_init N Recv_init N Request_free N Wa
 
 echo "instructions per call (callgrind, 1 round, 1 rank): fork, stock, fork/stock"
 for t in ob1 ucx; do
-    f=$(count "$PREFIX" "$OMPI_QUEUE_ROOT/bench/bin/stock_calls" "$t")
+    f=$(count "$PREFIX" "$BENCH_BIN/stock_calls" "$t")
     s=$(count "$stock" "$exe_stock" "$t")
     for k in Send_init Recv_init Request_free Waitall; do
         fv=$(awk -v k=$k '{for (i = 1; i < NF; i++) if ($i == k) print $(i+1)}' <<< "$f")

@@ -11,7 +11,10 @@
 # every benchmark compares, and building a benchmark.
 
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
-mkdir -p "$OMPI_QUEUE_ROOT/bench/bin"
+# one folder of binaries a base, as tests/bin: each is built against its
+# base's mpi.h
+BENCH_BIN=$OMPI_QUEUE_ROOT/bench/bin$OMPI_BASE_SUFFIX
+mkdir -p "$BENCH_BIN"
 [ "$(id -u)" = "0" ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 declare -A TRANSPORT=(
@@ -20,10 +23,10 @@ declare -A TRANSPORT=(
     [cm]="--mca pml cm --mca mtl ofi --mca opal_common_ofi_provider_include tcp"
 )
 
-# bench_build NAME: bench/NAME.c -> bench/bin/NAME, unless up to date (a
+# bench_build NAME: bench/NAME.c -> $BENCH_BIN/NAME, unless up to date (a
 # machine without a compiler can run binaries built elsewhere)
 bench_build() {
-    local src=$OMPI_QUEUE_ROOT/bench/$1.c exe=$OMPI_QUEUE_ROOT/bench/bin/$1
+    local src=$OMPI_QUEUE_ROOT/bench/$1.c exe=$BENCH_BIN/$1
     [ -x "$exe" ] && [ "${OMPI_QUEUE_PREBUILT:-0}" = 1 ] && return 0
     if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$OMPI_QUEUE_ROOT/bench/bench_util.h" -nt "$exe" ] \
        || [ "$OMPI_QUEUE_ROOT/bench/bench_graphs.h" -nt "$exe" ]; then
@@ -36,5 +39,5 @@ bench_run2() {
     local tr=$1 name=$2
     shift 2
     # shellcheck disable=SC2086
-    timeout 300 "$PREFIX/bin/mpirun" -n 2 ${TRANSPORT[$tr]} "$@" "$OMPI_QUEUE_ROOT/bench/bin/$name"
+    timeout 300 "$PREFIX/bin/mpirun" -n 2 ${TRANSPORT[$tr]} "$@" "$BENCH_BIN/$name"
 }

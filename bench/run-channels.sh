@@ -46,7 +46,7 @@ fi
 if [ "$which" = all ] || [ "$which" = cm ]; then
     # the provider alone: what a tagged message (the MTL's) and an RMA write
     # (the channel's) cost without Open MPI, the floor under both
-    exe=$OMPI_QUEUE_ROOT/bench/bin/ofi_floor
+    exe=$BENCH_BIN/ofi_floor
     if [ ! -x "$exe" ] || [ "$OMPI_QUEUE_ROOT/bench/ofi_floor.c" -nt "$exe" ]; then
         "${CC:-cc}" -O2 -o "$exe" "$OMPI_QUEUE_ROOT/bench/ofi_floor.c" -lfabric
     fi

@@ -30,7 +30,7 @@ if [ "${GRAPHS_CALLGRIND:-0}" = 1 ] && command -v valgrind > /dev/null; then
     for tr in ob1 ucx; do
         # shellcheck disable=SC2086
         timeout 600 "$PREFIX/bin/mpirun" -n 1 ${TRANSPORT[$tr]} valgrind --tool=callgrind \
-            --callgrind-out-file="$out/cg.$tr" "$OMPI_QUEUE_ROOT/bench/bin/graphs_graph" callgrind \
+            --callgrind-out-file="$out/cg.$tr" "$BENCH_BIN/graphs_graph" callgrind \
             > /dev/null 2>&1
         echo "== $tr instructions (callgrind, 1 rank to itself)"
         callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.$tr" 2>/dev/null \

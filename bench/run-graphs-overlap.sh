@@ -29,5 +29,5 @@ for tr in ob1 ucx; do
     echo "== $tr"
     # shellcheck disable=SC2086
     timeout 300 "$PREFIX/bin/mpirun" -n "$np" --map-by slot:PE=2 ${TRANSPORT[$tr]} \
-        "$OMPI_QUEUE_ROOT/bench/bin/graphs_overlap" "${1:-1000}"
+        "$BENCH_BIN/graphs_overlap" "${1:-1000}"
 done

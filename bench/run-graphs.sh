@@ -34,8 +34,8 @@ if [ "${GRAPHS_CALLGRIND:-0}" = 1 ] && command -v valgrind > /dev/null; then
         # shellcheck disable=SC2086
         timeout 600 "$PREFIX/bin/mpirun" ${TRANSPORT[$tr]} \
             -n 1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.$tr" \
-            "$OMPI_QUEUE_ROOT/bench/bin/graphs_overhead" callgrind \
-            : -n 1 "$OMPI_QUEUE_ROOT/bench/bin/graphs_overhead" callgrind > /dev/null 2>&1
+            "$BENCH_BIN/graphs_overhead" callgrind \
+            : -n 1 "$BENCH_BIN/graphs_overhead" callgrind > /dev/null 2>&1
         echo "instructions per message (callgrind, $tr, sender):"
         callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.$tr" 2>/dev/null \
             | awk '/:batch_(send|stream|isend|iexecute) / && !/=>/ {n=$1; gsub(",", "", n);

@@ -22,7 +22,7 @@ which=${1:-all}
 stock=$OMPI_STOCK_PREFIX
 exe_stock=""
 if [ -x "$stock/bin/mpicc" ]; then
-    exe_stock=$OMPI_QUEUE_ROOT/bench/bin/part_bw.stock
+    exe_stock=$BENCH_BIN/part_bw.stock
     "$stock/bin/mpicc" -O2 -o "$exe_stock" "$OMPI_QUEUE_ROOT/bench/part_bw.c"
 fi
 

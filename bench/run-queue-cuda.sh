@@ -25,4 +25,4 @@ done
 
 # the checks every enqueue makes (context, capture) beside the enqueue itself
 bench_build cuda_enqueue_calls
-"$OMPI_QUEUE_ROOT/bench/bin/cuda_enqueue_calls"
+"$BENCH_BIN/cuda_enqueue_calls"

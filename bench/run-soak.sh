@@ -42,7 +42,7 @@ modes=${SOAK_MODES:-queue iexecute execute_init stream}
 queue_cycles=${SOAK_QUEUE_CYCLES:-1000000}
 cycles=${SOAK_CYCLES:-100000}
 vg_cycles=${SOAK_VG_CYCLES:-2000}
-exe=$OMPI_QUEUE_ROOT/bench/bin/soak
+exe=$BENCH_BIN/soak
 
 # the channel lines of tests/tests.list: sm is the framework's choice on one
 # node, ucx leaves sm out; neither may fall back to the pml channel

@@ -21,7 +21,7 @@ stock=$OMPI_STOCK_PREFIX
 [ -x "$stock/bin/mpicc" ] || { echo "no stock install in $stock: run contrib/queue/build-stock.sh"; exit 1; }
 
 bench_build stock_calls
-exe_stock=$OMPI_QUEUE_ROOT/bench/bin/stock_calls.stock
+exe_stock=$BENCH_BIN/stock_calls.stock
 "$stock/bin/mpicc" -O2 -o "$exe_stock" "$OMPI_QUEUE_ROOT/bench/stock_calls.c"
 
 run_one() {   # prefix exe transport
@@ -35,7 +35,7 @@ echo "fork/stock per call, $pairs alternating pairs of runs, median of the pair 
 for t in ob1 ucx; do
     declare -A ratios=([send_init]="" [recv_init]="" [waitall]="")
     for ((p = 0; p < pairs; ++p)); do
-        f=$(run_one "$PREFIX" "$OMPI_QUEUE_ROOT/bench/bin/stock_calls" "$t")
+        f=$(run_one "$PREFIX" "$BENCH_BIN/stock_calls" "$t")
         s=$(run_one "$stock" "$exe_stock" "$t")
         for k in send_init recv_init waitall; do
             fv=$(awk -v k=$k '{for (i = 1; i < NF; i++) if ($i == k) print $(i+1)}' <<< "$f")

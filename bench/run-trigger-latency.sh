@@ -56,7 +56,7 @@ for r in $(seq 1 "$rounds"); do
     for setting in default busy old; do
         # shellcheck disable=SC2046
         timeout 300 "$PREFIX/bin/mpirun" -n 2 ${TRANSPORT[ob1]} $(env_of "$setting") \
-            "$OMPI_QUEUE_ROOT/bench/bin/trigger_latency" "$mode" "$scale" "${delays[@]}" \
+            "$BENCH_BIN/trigger_latency" "$mode" "$scale" "${delays[@]}" \
             >> "$out/$setting" 2> "$out/$setting.err" || {
             cat "$out/$setting.err" >&2
             echo "trigger_latency failed ($setting, round $r)" >&2
