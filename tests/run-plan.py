@@ -77,22 +77,17 @@ def tail(path, n):
 
 
 class Known:
-    """tests/known-stock-failures.txt: name | transport | pattern | reason;
-    on a base other than 5.0.7 also its own file, known-stock-failures-BASE.txt
-    (stock defects of that release only)"""
+    """tests/known-stock-failures.txt: name | transport | pattern | reason"""
 
-    def __init__(self, *paths):
+    def __init__(self, path):
         self.rows = []
-        for path in paths:
-            if not os.path.exists(path):
-                continue
-            with open(path) as f:
-                for line in f:
-                    if not line.strip() or line.startswith('#'):
-                        continue
-                    parts = [p.strip() for p in line.rstrip('\n').split('|', 3)]
-                    if len(parts) == 4:
-                        self.rows.append((parts[0], parts[1], re.compile(parts[2]), parts[3]))
+        with open(path) as f:
+            for line in f:
+                if not line.strip() or line.startswith('#'):
+                    continue
+                parts = [p.strip() for p in line.rstrip('\n').split('|', 3)]
+                if len(parts) == 4:
+                    self.rows.append((parts[0], parts[1], re.compile(parts[2]), parts[3]))
 
     def reason(self, program, transport, text):
         for n, t, pattern, reason in self.rows:
@@ -109,9 +104,7 @@ class Runner:
         self.bindir = a.bindir
         self.logdir = a.logdir
         self.verdicts = a.verdicts
-        base = os.environ.get('OMPI_BASE', '5.0.7')
-        self.known = Known(os.path.join(HERE, 'known-stock-failures.txt'),
-                           os.path.join(HERE, 'known-stock-failures-%s.txt' % base))
+        self.known = Known(os.path.join(HERE, 'known-stock-failures.txt'))
         self.recipes = planlib.Recipes(os.path.join(HERE, 'recipes.list'))
         self.watchdog = int(os.environ.get('QTEST_TIMEOUT', '90'))
         self.lock = threading.Lock()
