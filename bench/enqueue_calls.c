@@ -12,8 +12,8 @@
  * The enqueue calls alone, for instruction counts (bench/callgrind-enqueue.sh):
  * one rank exchanges one int with itself through a matched send and receive,
  * MPI_Enqueue_startall + MPI_Enqueue_waitall + MPI_Queue_fence per iteration,
- * on a default queue.  With queue_default_emulate_stream=1 the queue runs on
- * the stream engine with an emulated stream (the path of a GPU queue); the
+ * on a default queue.  With queue/emulated loaded the queue runs on the
+ * stream engine with an emulated stream (the path of a GPU queue); the
  * fence, which waits for the stream's thread, is the only call that polls.
  * Exits 1 when a value did not arrive.
  */

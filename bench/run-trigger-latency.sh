@@ -41,7 +41,11 @@ bench_build trigger_latency
 
 env_of() {
     local e="-x OMPI_MCA_mpi_async_progress=1"
-    [ "$mode" = emulated ] && e="$e -x OMPI_MCA_queue_default_emulate_stream=1"
+    if [ "$mode" = emulated ]; then
+        for kv in $(ompi_queue_emulated_env); do
+            e="$e -x $kv"
+        done
+    fi
     case $1 in
     default) ;;
     busy) e="$e --mca mpi_async_progress_spin 2147483647" ;;

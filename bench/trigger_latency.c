@@ -18,8 +18,9 @@
  * one node read one CLOCK_MONOTONIC).
  *
  * Usage: trigger_latency emulated|gpu-cuda ITERS-SCALE DELAY-US...
- *   emulated: the library's emulated stream, its work a busy period
- *   (OMPI_MCA_queue_default_emulate_stream=1); gpu-cuda: a CUDA stream, its
+ *   emulated: the emulated stream of queue/emulated (on the component
+ *   path: bench/run-trigger-latency.sh --emulated), its work a busy
+ *   period; gpu-cuda: a CUDA stream, its
  *   work a host function that sleeps (cuLaunchHostFunc), as long kernels
  *   keep a stream busy.
  * Prints per delay: "delay <us> n <samples> p50 <us> p99 <us> agent_cpu
@@ -80,11 +81,11 @@ static int emu_busy(void *stream, uint64_t us, volatile uint64_t *end)
 static int load_emulated(void)
 {
     emu_busy_async = (int (*)(uint64_t, uint64_t *, void *)) dlsym(RTLD_DEFAULT,
-                                                                   "ompi_queue_emu_busy_async");
-    st.stream_create = (int (*)(void **)) dlsym(RTLD_DEFAULT, "ompi_queue_emu_stream_create");
+                                                                   "mca_queue_emulated_busy_async");
+    st.stream_create = (int (*)(void **)) dlsym(RTLD_DEFAULT, "mca_queue_emulated_stream_create");
     st.stream_synchronize = (int (*)(void *)) dlsym(RTLD_DEFAULT,
-                                                    "ompi_queue_emu_stream_synchronize");
-    st.stream_destroy = (int (*)(void *)) dlsym(RTLD_DEFAULT, "ompi_queue_emu_stream_destroy");
+                                                    "mca_queue_emulated_stream_synchronize");
+    st.stream_destroy = (int (*)(void *)) dlsym(RTLD_DEFAULT, "mca_queue_emulated_stream_destroy");
     st.busy = emu_busy;
     return (NULL == emu_busy_async || NULL == st.stream_create || NULL == st.stream_synchronize
             || NULL == st.stream_destroy) ? -1 : 0;

@@ -10,19 +10,20 @@
 
 /*
  * MPIX_OFFLOAD_CUDA (spec G1, G2, host side).  argv[1]:
- *   "emulated" (queue_default_emulate_stream=1): the trigger engine with a
- *              host thread standing in for the stream: a callback token
- *              executed by a persistent CUDA-located request computes
- *              h_out = h_in + 1 (twice, restarted); a receive at the CUDA
- *              location gets the peer's data; MPIX_Execute at the location;
- *              a stream at the location (order, pause/isync/resume, a
- *              send/receive, a failure that stops what follows);
+ *   "emulated" (queue/emulated loaded): the trigger engine with a host
+ *              thread standing in for the stream (an emulated stream): a
+ *              callback token executed by a persistent CUDA-located request
+ *              computes h_out = h_in + 1 (twice, restarted); a receive at
+ *              the CUDA location gets the peer's data; MPIX_Execute at the
+ *              location; a stream at the location (order, pause/isync/
+ *              resume, a send/receive, a failure that stops what follows);
  *   "gpu-cuda": the same on a real CUDA stream (libcudart loaded at run
  *              time), with cudaStreamSynchronize before MPI_Wait;
  *   "no-gpu":  prints SKIP (G0, the refusal without a device, is checked
  *              by graphs_exec).
  */
 
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <dlfcn.h>
 #include <stdint.h>
 
@@ -204,13 +205,26 @@ static void run(void *stream)
 int main(int argc, char **argv)
 {
     const char *mode = (argc > 1) ? argv[1] : "no-gpu";
-    int fake_stream = 0;
 
     if (0 == strcmp(mode, "emulated")) {
-        qt_init(&argc, &argv);
+        /* queue/emulated's stream, its component loaded by MPI_Init */
+        stream_create_fn create;
+        stream_destroy_fn destroy;
+        void *stream = NULL;
+        int provided;
+
+        qt_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
         MPI_Comm_size(MPI_COMM_WORLD, &size);
         rank = qt_rank;
-        run(&fake_stream);
+        create = (stream_create_fn) dlsym(RTLD_DEFAULT, "mca_queue_emulated_stream_create");
+        destroy = (stream_destroy_fn) dlsym(RTLD_DEFAULT, "mca_queue_emulated_stream_destroy");
+        QT_CHECK(NULL != create && NULL != destroy, "no emulated stream: is queue/emulated's "
+                 "build directory on mca_base_component_path?");
+        QT_CHECK(NULL != create && 0 == create(&stream), "no emulated stream was made");
+        if (NULL != stream) {
+            run(&stream);
+            destroy(stream);
+        }
         return qt_finalize();
     }
     if (0 == strcmp(mode, "gpu-cuda")) {

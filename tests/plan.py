@@ -255,7 +255,7 @@ def script_cases():
 # the install, not those that build or run many jobs of their own
 QUICK_SCRIPTS = ('check_asan_list', 'check_bindings', 'check_headers', 'check_man_pages',
                  'check_ompi_info', 'check_overlay', 'check_patch_scope', 'check_plan',
-                 'check_runner', 'check_upstream_status')
+                 'check_runner', 'check_test_seams', 'check_upstream_status')
 
 # transports in the order make check-quick prefers them
 QUICK_TRANSPORTS = ('ob1', 'ulfm-ob1', 'ob1tcp', 'ucx', 'cm', 'cmsock', 'ulfm-ob1tcp', 'ob1mon')

@@ -21,9 +21,9 @@
  * test prints SKIP. The driver API is loaded with dlopen, so the test builds
  * with mpicc alone. Ranks work in pairs (rank ^ 1), sharing the GPU.
  *
- * argv[1] "emulated" (with OMPI_MCA_queue_default_emulate_stream=1) runs the
- * same test on the stream engine's emulated stream: the library's
- * ompi_queue_emu_* functions stand in for the driver's (device memory is
+ * argv[1] "emulated" (with queue/emulated on the component path) runs the
+ * same test on the stream engine's emulated stream: that component's
+ * mca_queue_emulated_* functions stand in for the driver's (device memory is
  * host memory there). That tests the engine's logic, not a GPU; there
  * also a start behind a busy stream (its stand-in for a long kernel).
  */
@@ -65,9 +65,41 @@ static struct {
     CUresult_t (*graph_exec_destroy)(void *);
 } cu;
 
-/* graphs captured from stream queues and not destroyed yet (the library's,
- * found with dlsym) */
-static int (*live_captures)(void);
+/* graphs captured from stream queues and not destroyed yet: the MPI_T
+ * performance variable queue_base_stream_captures */
+static MPI_T_pvar_session captures_session;
+static MPI_T_pvar_handle captures_handle;
+
+static int open_live_captures(void)
+{
+    int provided, index, count;
+
+    if (MPI_SUCCESS != MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided)
+        || MPI_SUCCESS != MPI_T_pvar_get_index("queue_base_stream_captures",
+                                               MPI_T_PVAR_CLASS_LEVEL, &index)
+        || MPI_SUCCESS != MPI_T_pvar_session_create(&captures_session)
+        || MPI_SUCCESS != MPI_T_pvar_handle_alloc(captures_session, index, NULL,
+                                                  &captures_handle, &count)
+        || 1 != count) {
+        return -1;
+    }
+    return 0;
+}
+
+static int live_captures(void)
+{
+    unsigned int live = 0;
+
+    QT_OK(MPI_T_pvar_read(captures_session, captures_handle, &live));
+    return (int) live;
+}
+
+static void close_live_captures(void)
+{
+    QT_OK(MPI_T_pvar_handle_free(captures_session, &captures_handle));
+    QT_OK(MPI_T_pvar_session_free(&captures_session));
+    QT_OK(MPI_T_finalize());
+}
 
 static int load_driver(void)
 {
@@ -116,8 +148,8 @@ static int load_driver(void)
     return 0;
 }
 
-/* the emulated stream (ompi/mca/queue/base/queue_stream_emulated.h), found
- * in the library with dlsym */
+/* the emulated stream (ompi/mca/queue/emulated/queue_emulated_stream.h),
+ * found with dlsym in queue/emulated, which MPI_Init loaded */
 static struct {
     int (*stream_create)(void **);
     int (*memset_d32_async)(void *, uint32_t, size_t, void *);
@@ -205,22 +237,22 @@ static int load_emulated(void)
         const char *name;
         void **fn;
     } syms[] = {
-        {"ompi_queue_emu_stream_create", (void **) &emu.stream_create},
-        {"ompi_queue_emu_stream_destroy", (void **) &cu.stream_destroy},
-        {"ompi_queue_emu_stream_synchronize", (void **) &cu.stream_synchronize},
-        {"ompi_queue_emu_memset_d32_async", (void **) &emu.memset_d32_async},
-        {"ompi_queue_emu_memcpy_async", (void **) &emu.memcpy_async},
-        {"ompi_queue_emu_begin_capture", (void **) &emu.begin_capture},
-        {"ompi_queue_emu_end_capture", (void **) &cu.stream_end_capture},
-        {"ompi_queue_emu_graph_destroy", (void **) &cu.graph_destroy},
-        {"ompi_queue_emu_graph_launch", (void **) &emu.graph_launch},
-        {"ompi_queue_emu_busy_async", (void **) &emu.busy_async},
-        {"ompi_queue_emu_fail_graph_retain", (void **) &emu.fail_graph_retain},
+        {"mca_queue_emulated_stream_create", (void **) &emu.stream_create},
+        {"mca_queue_emulated_stream_destroy", (void **) &cu.stream_destroy},
+        {"mca_queue_emulated_stream_synchronize", (void **) &cu.stream_synchronize},
+        {"mca_queue_emulated_memset_d32_async", (void **) &emu.memset_d32_async},
+        {"mca_queue_emulated_memcpy_async", (void **) &emu.memcpy_async},
+        {"mca_queue_emulated_begin_capture", (void **) &emu.begin_capture},
+        {"mca_queue_emulated_end_capture", (void **) &cu.stream_end_capture},
+        {"mca_queue_emulated_graph_destroy", (void **) &cu.graph_destroy},
+        {"mca_queue_emulated_graph_launch", (void **) &emu.graph_launch},
+        {"mca_queue_emulated_busy_async", (void **) &emu.busy_async},
+        {"mca_queue_emulated_fail_graph_retain", (void **) &emu.fail_graph_retain},
     };
 
     for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); ++i) {
         if (NULL == (*syms[i].fn = dlsym(RTLD_DEFAULT, syms[i].name))) {
-            fprintf(stderr, "[rank %d] no %s in the library\n", qt_rank, syms[i].name);
+            fprintf(stderr, "[rank %d] no %s loaded\n", qt_rank, syms[i].name);
             return -1;
         }
     }
@@ -645,10 +677,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     QT_CHECK(MPI_THREAD_MULTIPLE == provided && 0 == size % 2, "needs MPI_THREAD_MULTIPLE and "
              "an even number of ranks");
-    live_captures = (int (*)(void)) dlsym(RTLD_DEFAULT, "ompi_queue_stream_captures");
-    QT_CHECK(NULL != live_captures, "no ompi_queue_stream_captures in the library");
+    QT_CHECK(0 == open_live_captures(), "no MPI_T performance variable "
+             "queue_base_stream_captures");
     if (emulated) {
-        QT_CHECK(0 == load_emulated(), "cannot find the emulated stream in the library");
+        QT_CHECK(0 == load_emulated(), "cannot find the emulated stream: is queue/emulated's "
+                 "build directory on mca_base_component_path?");
     } else {
         QT_CHECK(0 == load_driver(), "cannot load the CUDA driver");
     }
@@ -665,6 +698,7 @@ int main(int argc, char **argv)
             check_capture_tie_failure(rank, rank ^ 1);
             check_trigger_behind_busy(rank, rank ^ 1);
         }
+        close_live_captures();
     }
     return qt_finalize();
 }

@@ -187,7 +187,8 @@ class Runner:
         env = dict(os.environ)
         for kv in ([] if first['env'] == '-' else first['env'].split()):
             k, v = kv.split('=', 1)
-            env[k] = v
+            # ${NAME}: this run's value (the install, the test components)
+            env[k] = re.sub(r'\$\{(\w+)\}', lambda m: os.environ.get(m.group(1), ''), v)
         if self.a.jobs > 1:
             # two launches of polling ranks on as many cores as ranks: a rank
             # that waits spins on the core its peer needs, and a case takes

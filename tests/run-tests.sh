@@ -60,7 +60,7 @@ cd "$OMPI_QUEUE_ROOT"
 # the runner (tests/run-plan.py) and the script checks take the install
 # and the base from the environment: those of this run, the base's defaults
 # included (common.sh)
-export OMPI_BASE PREFIX OMPI_QUEUE_BUILD
+export OMPI_BASE PREFIX OMPI_QUEUE_BUILD OMPI_QUEUE_TEST_COMPONENTS
 
 GPU=no-gpu
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
@@ -176,7 +176,9 @@ if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$(wc -l < "$asan_plan")" -gt 1 ]; 
                 margs+=("--mpirun-arg=$a")
             done
             asan_ran=1
-            python3 tests/run-plan.py run "$asan_plan" "$verdicts" --logdir "$asan_logdir" \
+            # and the overlay's queue/emulated, instrumented with the rest
+            OMPI_QUEUE_TEST_COMPONENTS=$overlay/ompi/mca/queue/emulated/.libs \
+                python3 tests/run-plan.py run "$asan_plan" "$verdicts" --logdir "$asan_logdir" \
                 --bindir "$bindir" --jobs "$jobs" "${margs[@]}"
             sort_log=$asan_logdir/sanitizer-reports.log
             if python3 tests/asan/sort-reports.py --root "$OMPI_QUEUE_ROOT" --tree "$overlay" \

@@ -56,6 +56,17 @@ OMPI_QUEUE_CACHE=${OMPI_QUEUE_CACHE:-$OMPI_QUEUE_ROOT/.cache}
 OMPI_QUEUE_BUILD=${OMPI_QUEUE_BUILD:-$OMPI_QUEUE_ROOT/build$OMPI_BASE_SUFFIX}
 OMPI_QUEUE_SRC=$OMPI_QUEUE_BUILD/openmpi-$OMPI_VERSION
 PREFIX=${PREFIX:-$OMPI_QUEUE_ROOT/install$OMPI_BASE_SUFFIX}
+# queue/emulated, the tests' emulated stream: built, never installed
+# (ompi/mca/queue/emulated/Makefile.am); a run that puts this directory on
+# mca_base_component_path loads it (ompi_queue_emulated_env)
+OMPI_QUEUE_TEST_COMPONENTS=${OMPI_QUEUE_TEST_COMPONENTS:-$OMPI_QUEUE_SRC/ompi/mca/queue/emulated/.libs}
+ompi_queue_emulated_env() {   # [install prefix] -> the NAME=VALUE lines that load queue/emulated
+    local prefix=${1:-$PREFIX}
+    echo "OMPI_MCA_mca_base_component_path=$prefix/lib/openmpi:$OMPI_QUEUE_TEST_COMPONENTS"
+    # mpirun hands mca_base_* parameters to PMIx as well, which would scan
+    # Open MPI's components and warn of each: PMIx keeps a path of its own
+    echo "PMIX_MCA_mca_base_component_path=$prefix/lib/pmix"
+}
 
 # ccache (the builds put /usr/lib/ccache first in PATH): paths under the
 # checkout are hashed relative to it and the working directory not at all,

@@ -38,6 +38,10 @@ cp -a "$PREFIX/bin" "$PREFIX/lib" "$PREFIX/etc" "$PREFIX/include" "$out/install/
 for d in openmpi pmix prte; do
     [ -d "$PREFIX/share/$d" ] && cp -a "$PREFIX/share/$d" "$out/install/share/"
 done
+# the tests' emulated stream (never installed), for the emulated cases
+mkdir -p "$out/test-components"
+cp "$OMPI_QUEUE_TEST_COMPONENTS/mca_queue_emulated.so" "$out/test-components/" \
+    || die "no queue/emulated in $OMPI_QUEUE_TEST_COMPONENTS: run make first"
 
 # every library the install's binaries and libraries load, less glibc's own
 # (the bare machine has those, and they must match its loader)
@@ -66,5 +70,6 @@ export LD_LIBRARY_PATH=$bundle/install/lib:$bundle/deps${LD_LIBRARY_PATH:+:$LD_L
 export UCX_MODULE_DIR=$bundle/deps/ucx
 export OMPI_QUEUE_NO_BUILD=1
 export OMPI_QUEUE_PREBUILT=1
+export OMPI_QUEUE_TEST_COMPONENTS=$bundle/test-components
 ENV
 du -sh "$out" | awk '{print "device bundle: " $1 " in '"$out"'"}'

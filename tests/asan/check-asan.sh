@@ -28,6 +28,8 @@ suffix=$(bash -c 'source "$1/contrib/queue/common.sh" && echo "$OMPI_BASE_SUFFIX
 export OMPI_QUEUE_BUILD=$root/build-asan$suffix
 export PREFIX=$root/install-asan$suffix
 export QTEST_BINDIR=$root/tests/bin-asan$suffix
+# this build's queue/emulated, not the one of a run around this one
+unset OMPI_QUEUE_TEST_COMPONENTS
 source "$root/contrib/queue/common.sh"
 # all of Open MPI is instrumented here: make check's own sanitizer pass
 # (tests/asan/build-overlay.sh) would repeat a part of this run

@@ -14,6 +14,7 @@
 #include "ompi/constants.h"
 #include "ompi/mca/queue/queue.h"
 #include "ompi/mca/queue/base/base.h"
+#include "ompi/mca/queue/base/queue_stream_capture.h"
 
 /*
  * The following file was created by configure.  It contains extern
@@ -21,6 +22,12 @@
  * component's public mca_base_component_t struct.
  */
 #include "ompi/mca/queue/base/static-components.h"
+
+static int mca_queue_base_register(mca_base_register_flag_t flags)
+{
+    (void) flags;
+    return ompi_queue_stream_capture_register();
+}
 
 static int mca_queue_base_open(mca_base_open_flag_t flags)
 {
@@ -57,6 +64,7 @@ static int mca_queue_base_close(void)
     return mca_base_framework_components_close(&ompi_queue_base_framework, NULL);
 }
 
-MCA_BASE_FRAMEWORK_DECLARE(ompi, queue, "OMPI queued communication (MPI_Queue)", NULL,
+MCA_BASE_FRAMEWORK_DECLARE(ompi, queue, "OMPI queued communication (MPI_Queue)",
+                           mca_queue_base_register,
                            mca_queue_base_open, mca_queue_base_close,
                            mca_queue_base_static_components, 0);

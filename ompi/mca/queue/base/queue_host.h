@@ -130,15 +130,18 @@ void *ompi_queue_host_ctx(ompi_queue_t *queue);
  * are.  Any thread; takes no lock. */
 void ompi_queue_host_report_error(ompi_queue_t *queue, int error);
 
-/* the module slots of queue.h: checks and refusal as documented there */
-int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count, ompi_request_t **requests,
-                                  mca_queue_base_refusal_t *refusal);
-int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count, ompi_request_t **requests,
-                                 ompi_status_public_t *statuses,
-                                 mca_queue_base_refusal_t *refusal);
-int ompi_queue_host_fence(ompi_queue_t *queue);
+/* the module slots of queue.h: checks and refusal as documented there
+ * (exported: a component built as a shared object takes them) */
+OMPI_DECLSPEC int ompi_queue_host_enqueue_start(ompi_queue_t *queue, int count,
+                                                ompi_request_t **requests,
+                                                mca_queue_base_refusal_t *refusal);
+OMPI_DECLSPEC int ompi_queue_host_enqueue_wait(ompi_queue_t *queue, int count,
+                                               ompi_request_t **requests,
+                                               ompi_status_public_t *statuses,
+                                               mca_queue_base_refusal_t *refusal);
+OMPI_DECLSPEC int ompi_queue_host_fence(ompi_queue_t *queue);
 
-bool ompi_queue_host_busy(ompi_queue_t *queue);
+OMPI_DECLSPEC bool ompi_queue_host_busy(ompi_queue_t *queue);
 
 END_C_DECLS
 

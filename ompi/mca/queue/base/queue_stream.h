@@ -12,7 +12,7 @@
  * @file
  *
  * The stream engine: queues bound to a device stream (CUDA, HIP, or the
- * emulated stream of the tests), once for every vendor.
+ * emulated stream of the tests, queue/emulated), once for every vendor.
  *
  * A stream queue is the host engine (queue_host.h) in its triggered form:
  * an enqueued start becomes a 64-bit write into a counter that the host
@@ -166,22 +166,16 @@ OMPI_DECLSPEC int ompi_queue_stream_destroy(struct ompi_queue_t *queue);
 
 /**
  * Bind a new queue to stream through backend, without a module's checks:
- * the default component's emulated mode.  progress: hold the progress
- * thread for the queue's life, as ompi_queue_stream_create does (without
- * it the program drives the host side through its calls).
+ * for a component that makes its own streams (queue/emulated).
+ * progress: hold the progress thread for the queue's life, as
+ * ompi_queue_stream_create does (without it the program drives the host
+ * side through its calls).
  */
 OMPI_DECLSPEC int ompi_queue_stream_attach(struct ompi_queue_t *queue,
                                            const ompi_queue_stream_backend_t *backend,
                                            void *stream, bool progress);
 /** Undo ompi_queue_stream_attach; returns the stream. */
 OMPI_DECLSPEC void *ompi_queue_stream_detach(struct ompi_queue_t *queue);
-
-/** Graphs captured from stream queues that are not destroyed yet (their
- * tables of words): for the tests, which find it with dlsym. */
-OMPI_DECLSPEC int ompi_queue_stream_captures(void);
-
-/** The emulated stream's backend (queue_stream_emulated.c). */
-OMPI_DECLSPEC extern const ompi_queue_stream_backend_t ompi_queue_stream_emulated_backend;
 
 END_C_DECLS
 

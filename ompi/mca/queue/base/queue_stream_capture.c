@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 
+#include "opal/mca/base/mca_base_pvar.h"
 #include "opal/mca/threads/mutex.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
@@ -411,10 +412,13 @@ void ompi_queue_stream_capture_forget(ompi_queue_t *queue)
     OPAL_THREAD_UNLOCK(&capture_lock);
 }
 
-int ompi_queue_stream_captures(void)
+/* graphs captured from stream queues whose tables are still held */
+static int capture_stream_captures_get(const struct mca_base_pvar_t *pvar, void *value, void *obj)
 {
-    int live = 0;
+    unsigned int live = 0;
 
+    (void) pvar;
+    (void) obj;
     /* tables of destroyed graphs are freed by the host agent */
     (void) capture_progress();
     OPAL_THREAD_LOCK(&capture_lock);
@@ -422,7 +426,24 @@ int ompi_queue_stream_captures(void)
         live += (0 == t->released);
     }
     OPAL_THREAD_UNLOCK(&capture_lock);
-    return live;
+    *(unsigned int *) value = live;
+    return OMPI_SUCCESS;
+}
+
+int ompi_queue_stream_capture_register(void)
+{
+    /* a leak check a program (and the tests) can make on any backend */
+    int ret = mca_base_pvar_register("ompi", "queue", "base", "stream_captures",
+                                     "Graphs captured from stream queues whose tables of words "
+                                     "the queues still hold (released once the vendor destroys "
+                                     "the graph and progress runs)",
+                                     OPAL_INFO_LVL_9, MCA_BASE_PVAR_CLASS_LEVEL,
+                                     MCA_BASE_VAR_TYPE_UNSIGNED_INT, NULL,
+                                     MCA_BASE_VAR_BIND_NO_OBJECT,
+                                     MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                     capture_stream_captures_get, NULL, NULL, NULL);
+
+    return (0 > ret) ? ret : OMPI_SUCCESS;
 }
 
 void ompi_queue_stream_capture_fini(void)

@@ -61,6 +61,11 @@ void ompi_queue_stream_capture_forget(struct ompi_queue_t *queue);
 /** Free the tables of destroyed graphs and stop the host agent (finalize). */
 void ompi_queue_stream_capture_fini(void);
 
+/** Register the MPI_T performance variable queue_base_stream_captures:
+ * graphs captured from stream queues whose tables the queues still hold.
+ * At the framework's registration. */
+int ompi_queue_stream_capture_register(void);
+
 END_C_DECLS
 
 #endif /* OMPI_MCA_QUEUE_BASE_QUEUE_STREAM_CAPTURE_H */

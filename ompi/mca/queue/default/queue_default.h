@@ -20,7 +20,6 @@ BEGIN_C_DECLS
 OMPI_DECLSPEC extern mca_queue_base_component_t mca_queue_default_component;
 
 extern int mca_queue_default_priority;
-extern bool mca_queue_default_emulate_stream;
 extern mca_queue_base_module_t mca_queue_default_module;
 
 END_C_DECLS

@@ -15,8 +15,6 @@
 
 #include "ompi_config.h"
 
-#include <limits.h>
-
 #include "ompi/constants.h"
 
 #include "opal/util/output.h"
@@ -24,7 +22,6 @@
 #include "ompi/mca/queue/default/queue_default.h"
 
 int mca_queue_default_priority = 10;
-bool mca_queue_default_emulate_stream = false;
 
 static int queue_default_register(void)
 {
@@ -36,27 +33,12 @@ static int queue_default_register(void)
                                            MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_3,
                                            MCA_BASE_VAR_SCOPE_READONLY,
                                            &mca_queue_default_priority);
-    mca_queue_default_emulate_stream = false;
-    (void) mca_base_component_var_register(&mca_queue_default_component.queuem_version,
-                                           "emulate_stream",
-                                           "Run queues on the stream engine with an emulated "
-                                           "stream (a host thread standing in for a GPU "
-                                           "stream), to test the engine without a GPU; slow. "
-                                           "Default queues get a stream of their own; the CUDA "
-                                           "and HIP stream types are served on the program's "
-                                           "emulated stream (ompi_queue_emu_stream_create), "
-                                           "before the GPU components",
-                                           MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0, OPAL_INFO_LVL_9,
-                                           MCA_BASE_VAR_SCOPE_READONLY,
-                                           &mca_queue_default_emulate_stream);
     return OMPI_SUCCESS;
 }
 
 static mca_queue_base_module_t *queue_default_init(int *priority)
 {
-    /* emulating, it must come before the GPU components: the stream types'
-     * handles are then emulated streams */
-    *priority = mca_queue_default_emulate_stream ? INT_MAX / 2 : mca_queue_default_priority;
+    *priority = mca_queue_default_priority;
     return &mca_queue_default_module;
 }
 

@@ -19,16 +19,15 @@
  * stream after the start.  The program's request completes with the inner
  * execution, host side (MPI_Wait does not wait for the stream).
  *
- * For testing without a GPU, with queue_default_emulate_stream set, the
- * internal queue is a default queue on the emulated stream (a host thread
- * standing in for the CUDA stream; loc_info is then not used).
+ * Without a GPU, the tests load queue/emulated, which serves the CUDA
+ * stream type on its emulated stream (a host thread standing in for the
+ * CUDA stream; loc_info then points to an emulated stream).
  */
 
 #include "ompi_config.h"
 
 #include <stdlib.h>
 
-#include "opal/mca/base/mca_base_var.h"
 #include "opal/runtime/opal_progress.h"
 #include "ompi/mca/queue/base/queue_object.h"
 #include "ompi/mpiext/graphs/c/graphs_cuda.h"
@@ -40,18 +39,6 @@ typedef struct graphs_cuda_t {
     graphs_request_t *inner;
 } graphs_cuda_t;
 
-static bool graphs_cuda_emulated(void)
-{
-    const void *value = NULL;
-    int idx = mca_base_var_find("ompi", "queue", "default", "emulate_stream");
-
-    if (0 > idx || OPAL_SUCCESS != mca_base_var_get_value(idx, &value, NULL, NULL)
-        || NULL == value) {
-        return false;
-    }
-    return *(const bool *) value;
-}
-
 static const char graphs_cuda_refused[] =
     "MPIX_OFFLOAD_CUDA is not available: no CUDA driver or device, or the library is not thread "
     "safe (an MPI_Queue on that stream is refused too; OMPI_MCA_queue_base_verbose=100 says why)";
@@ -59,9 +46,7 @@ static const char graphs_cuda_refused[] =
 static int graphs_cuda_queue(void *loc_info, ompi_queue_t **queue)
 {
     char *qmsg = NULL;
-    int ret = ompi_queue_create(graphs_cuda_emulated() ? MPI_QUEUE_TYPE_DEFAULT
-                                                       : MPIX_QUEUE_TYPE_CUDA_STREAM,
-                                loc_info, queue, &qmsg);
+    int ret = ompi_queue_create(MPIX_QUEUE_TYPE_CUDA_STREAM, loc_info, queue, &qmsg);
     free(qmsg);
     return ret;
 }

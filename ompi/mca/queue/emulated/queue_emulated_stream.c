@@ -9,7 +9,7 @@
  */
 
 /*
- * The emulated stream (queue_stream_emulated.h) and its backend of the
+ * The emulated stream (queue_emulated_stream.h) and its backend of the
  * stream engine.
  */
 
@@ -25,7 +25,7 @@
 #include "opal/sys/atomic.h"
 #include "ompi/constants.h"
 #include "ompi/mca/queue/base/queue_stream.h"
-#include "ompi/mca/queue/base/queue_stream_emulated.h"
+#include "ompi/mca/queue/emulated/queue_emulated_stream.h"
 
 /* sched_yield rounds an idle stream thread spins before it sleeps */
 #define EMU_SPIN 2000
@@ -87,7 +87,7 @@ static int emu_ops_push(emu_ops_t *seq, const emu_op_t *op)
         emu_op_t *ops = malloc(cap * sizeof(*ops));
 
         if (NULL == ops) {
-            return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+            return MCA_QUEUE_EMULATED_OUT_OF_MEMORY;
         }
         for (uint32_t i = 0; i < n; ++i) {
             ops[i] = seq->ops[(seq->head + i) & (seq->cap - 1)];
@@ -99,7 +99,7 @@ static int emu_ops_push(emu_ops_t *seq, const emu_op_t *op)
         seq->tail = n;
     }
     seq->ops[seq->tail++ & (seq->cap - 1)] = *op;
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
 static uint64_t emu_now_ns(void)
@@ -206,12 +206,12 @@ static int emu_post(void *stream, const emu_op_t *op)
     int status;
 
     if (NULL == es) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     pthread_mutex_lock(&es->lock);
     if (NULL != es->capture) {
         status = emu_ops_push(es->capture, op);
-    } else if (OMPI_QUEUE_EMU_SUCCESS == (status = emu_ops_push(&es->fifo, op))) {
+    } else if (MCA_QUEUE_EMULATED_SUCCESS == (status = emu_ops_push(&es->fifo, op))) {
         es->posted++;
         if (es->sleeping) {
             pthread_cond_signal(&es->cond);
@@ -221,12 +221,12 @@ static int emu_post(void *stream, const emu_op_t *op)
     return status;
 }
 
-int ompi_queue_emu_stream_create(void **stream)
+int mca_queue_emulated_stream_create(void **stream)
 {
     emu_stream_t *es = calloc(1, sizeof(*es));
 
     if (NULL == es) {
-        return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+        return MCA_QUEUE_EMULATED_OUT_OF_MEMORY;
     }
     pthread_mutex_init(&es->lock, NULL);
     pthread_cond_init(&es->cond, NULL);
@@ -234,18 +234,18 @@ int ompi_queue_emu_stream_create(void **stream)
         pthread_cond_destroy(&es->cond);
         pthread_mutex_destroy(&es->lock);
         free(es);
-        return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+        return MCA_QUEUE_EMULATED_OUT_OF_MEMORY;
     }
     *stream = es;
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
-int ompi_queue_emu_stream_destroy(void *stream)
+int mca_queue_emulated_stream_destroy(void *stream)
 {
     emu_stream_t *es = (emu_stream_t *) stream;
 
     if (NULL == es) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     pthread_mutex_lock(&es->lock);
     es->stop = true;
@@ -256,20 +256,20 @@ int ompi_queue_emu_stream_destroy(void *stream)
     pthread_mutex_destroy(&es->lock);
     if (NULL != es->capture) {
         /* an unfinished capture is dropped with what it holds */
-        (void) ompi_queue_emu_graph_destroy(es->capture);
+        (void) mca_queue_emulated_graph_destroy(es->capture);
     }
     free(es->fifo.ops);
     free(es);
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
-int ompi_queue_emu_stream_synchronize(void *stream)
+int mca_queue_emulated_stream_synchronize(void *stream)
 {
     emu_stream_t *es = (emu_stream_t *) stream;
     uint64_t target;
 
     if (NULL == es) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     pthread_mutex_lock(&es->lock);
     target = es->posted;
@@ -278,40 +278,40 @@ int ompi_queue_emu_stream_synchronize(void *stream)
         sched_yield();
     }
     opal_atomic_rmb();
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
-int ompi_queue_emu_memset_d32_async(void *dst, uint32_t value, size_t n, void *stream)
+int mca_queue_emulated_memset_d32_async(void *dst, uint32_t value, size_t n, void *stream)
 {
     emu_op_t op = {.kind = EMU_MEMSET32, .dst = dst, .value = value, .n = n};
     return emu_post(stream, &op);
 }
 
-int ompi_queue_emu_memcpy_async(void *dst, const void *src, size_t bytes, void *stream)
+int mca_queue_emulated_memcpy_async(void *dst, const void *src, size_t bytes, void *stream)
 {
     emu_op_t op = {.kind = EMU_MEMCPY, .dst = dst, .src = src, .n = bytes};
     return emu_post(stream, &op);
 }
 
-int ompi_queue_emu_busy_async(uint64_t usec, uint64_t *end_ns, void *stream)
+int mca_queue_emulated_busy_async(uint64_t usec, uint64_t *end_ns, void *stream)
 {
     emu_op_t op = {.kind = EMU_BUSY, .dst = end_ns, .value = usec * 1000};
     return emu_post(stream, &op);
 }
 
-int ompi_queue_emu_begin_capture(void *stream)
+int mca_queue_emulated_begin_capture(void *stream)
 {
     emu_stream_t *es = (emu_stream_t *) stream;
-    int status = OMPI_QUEUE_EMU_SUCCESS;
+    int status = MCA_QUEUE_EMULATED_SUCCESS;
 
     if (NULL == es) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     pthread_mutex_lock(&es->lock);
     if (NULL != es->capture) {
-        status = OMPI_QUEUE_EMU_INVALID;
+        status = MCA_QUEUE_EMULATED_INVALID;
     } else if (NULL == (es->capture = calloc(1, sizeof(*es->capture)))) {
-        status = OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+        status = MCA_QUEUE_EMULATED_OUT_OF_MEMORY;
     } else {
         es->capture->id = (uint64_t) opal_atomic_add_fetch_64(&emu_capture_ids, 1);
     }
@@ -319,17 +319,17 @@ int ompi_queue_emu_begin_capture(void *stream)
     return status;
 }
 
-int ompi_queue_emu_end_capture(void *stream, void **graph)
+int mca_queue_emulated_end_capture(void *stream, void **graph)
 {
     emu_stream_t *es = (emu_stream_t *) stream;
-    int status = OMPI_QUEUE_EMU_SUCCESS;
+    int status = MCA_QUEUE_EMULATED_SUCCESS;
 
     if (NULL == es) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     pthread_mutex_lock(&es->lock);
     if (NULL == es->capture) {
-        status = OMPI_QUEUE_EMU_INVALID;
+        status = MCA_QUEUE_EMULATED_INVALID;
     } else {
         *graph = es->capture;
         es->capture = NULL;
@@ -338,20 +338,20 @@ int ompi_queue_emu_end_capture(void *stream, void **graph)
     return status;
 }
 
-int ompi_queue_emu_graph_launch(void *graph, void *stream)
+int mca_queue_emulated_graph_launch(void *graph, void *stream)
 {
     emu_ops_t *g = (emu_ops_t *) graph;
     emu_stream_t *es = (emu_stream_t *) stream;
-    int status = OMPI_QUEUE_EMU_SUCCESS;
+    int status = MCA_QUEUE_EMULATED_SUCCESS;
 
     if (NULL == g || NULL == es) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     pthread_mutex_lock(&es->lock);
-    for (uint32_t i = 0; i < g->tail && OMPI_QUEUE_EMU_SUCCESS == status; ++i) {
+    for (uint32_t i = 0; i < g->tail && MCA_QUEUE_EMULATED_SUCCESS == status; ++i) {
         status = (NULL != es->capture) ? emu_ops_push(es->capture, &g->ops[i])
                                        : emu_ops_push(&es->fifo, &g->ops[i]);
-        if (OMPI_QUEUE_EMU_SUCCESS == status && NULL == es->capture) {
+        if (MCA_QUEUE_EMULATED_SUCCESS == status && NULL == es->capture) {
             es->posted++;
         }
     }
@@ -367,21 +367,21 @@ static int emu_user_object_release(void *uo)
     emu_user_object_t *u = (emu_user_object_t *) uo;
 
     if (NULL == u) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     if (0 == opal_atomic_add_fetch_32(&u->refs, -1)) {
         u->destroy(u->obj);
         free(u);
     }
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
-int ompi_queue_emu_graph_destroy(void *graph)
+int mca_queue_emulated_graph_destroy(void *graph)
 {
     emu_ops_t *g = (emu_ops_t *) graph;
 
     if (NULL == g) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     for (int i = 0; i < g->nretained; ++i) {
         (void) emu_user_object_release(g->retained[i]);
@@ -389,7 +389,7 @@ int ompi_queue_emu_graph_destroy(void *graph)
     free(g->retained);
     free(g->ops);
     free(g);
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
 /*
@@ -405,16 +405,16 @@ static int emu_open(const char **reason)
 static int emu_host_alloc(size_t size, void **host, uint64_t *device_addr)
 {
     if (NULL == (*host = calloc(1, size))) {
-        return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+        return MCA_QUEUE_EMULATED_OUT_OF_MEMORY;
     }
     *device_addr = (uint64_t) (uintptr_t) *host;
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
 static int emu_host_free(void *host)
 {
     free(host);
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
 static int emu_write_value64(void *stream, uint64_t device_addr, uint64_t value)
@@ -434,12 +434,12 @@ static int emu_is_capturing(void *stream, bool *capturing)
     emu_stream_t *es = (emu_stream_t *) stream;
 
     if (NULL == es) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     /* read without the lock, as every enqueue asks: capture begins and
      * ends in the thread that posts to the stream, as with CUDA */
     *capturing = (NULL != *(void *volatile *) &es->capture);
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
 static int emu_capture_id(void *stream, uint64_t *id)
@@ -448,10 +448,10 @@ static int emu_capture_id(void *stream, uint64_t *id)
     emu_ops_t *capture = (NULL != es) ? *(emu_ops_t *volatile *) &es->capture : NULL;
 
     if (NULL == capture) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     *id = capture->id;
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
 static int emu_user_object_create(void **uo, void *obj, void (*destroy)(void *obj))
@@ -459,44 +459,44 @@ static int emu_user_object_create(void **uo, void *obj, void (*destroy)(void *ob
     emu_user_object_t *u = malloc(sizeof(*u));
 
     if (NULL == u) {
-        return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+        return MCA_QUEUE_EMULATED_OUT_OF_MEMORY;
     }
     u->refs = 1;
     u->obj = obj;
     u->destroy = destroy;
     *uo = u;
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
-/* graph_retain calls left to fail (ompi_queue_emu_fail_graph_retain) */
+/* graph_retain calls left to fail (mca_queue_emulated_fail_graph_retain) */
 static opal_atomic_int32_t emu_graph_retain_failures = 0;
 
-int ompi_queue_emu_fail_graph_retain(int n)
+int mca_queue_emulated_fail_graph_retain(int n)
 {
     emu_graph_retain_failures = n;
     opal_atomic_wmb();
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
 static int emu_graph_retain(void *stream, void *uo)
 {
     emu_stream_t *es = (emu_stream_t *) stream;
     emu_retained_t *more;
-    int status = OMPI_QUEUE_EMU_SUCCESS;
+    int status = MCA_QUEUE_EMULATED_SUCCESS;
 
     if (NULL == es || NULL == uo) {
-        return OMPI_QUEUE_EMU_INVALID;
+        return MCA_QUEUE_EMULATED_INVALID;
     }
     if (0 < emu_graph_retain_failures
         && 0 <= opal_atomic_add_fetch_32(&emu_graph_retain_failures, -1)) {
-        return OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+        return MCA_QUEUE_EMULATED_OUT_OF_MEMORY;
     }
     pthread_mutex_lock(&es->lock);
     if (NULL == es->capture) {
-        status = OMPI_QUEUE_EMU_INVALID;
+        status = MCA_QUEUE_EMULATED_INVALID;
     } else if (NULL == (more = realloc(es->capture->retained,
                                        (es->capture->nretained + 1) * sizeof(*more)))) {
-        status = OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+        status = MCA_QUEUE_EMULATED_OUT_OF_MEMORY;
     } else {
         /* the caller's reference moves to the graph */
         more[es->capture->nretained++] = (emu_user_object_t *) uo;
@@ -508,8 +508,8 @@ static int emu_graph_retain(void *stream, void *uo)
 
 static int emu_event_create(void **event)
 {
-    return (NULL != (*event = calloc(1, sizeof(emu_event_t)))) ? OMPI_QUEUE_EMU_SUCCESS
-                                                               : OMPI_QUEUE_EMU_OUT_OF_MEMORY;
+    return (NULL != (*event = calloc(1, sizeof(emu_event_t)))) ? MCA_QUEUE_EMULATED_SUCCESS
+                                                               : MCA_QUEUE_EMULATED_OUT_OF_MEMORY;
 }
 
 static int emu_event_record(void *event, void *stream)
@@ -529,28 +529,28 @@ static int emu_event_query(void *event, bool *done)
     if (*done) {
         opal_atomic_rmb();
     }
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
 static int emu_event_destroy(void *event)
 {
     free(event);
-    return OMPI_QUEUE_EMU_SUCCESS;
+    return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
 static const char *emu_error_name(int status)
 {
     switch (status) {
-    case OMPI_QUEUE_EMU_OUT_OF_MEMORY:
+    case MCA_QUEUE_EMULATED_OUT_OF_MEMORY:
         return "out of memory (emulated stream)";
-    case OMPI_QUEUE_EMU_INVALID:
+    case MCA_QUEUE_EMULATED_INVALID:
         return "invalid use of the emulated stream";
     default:
         return "unknown emulated stream status";
     }
 }
 
-const ompi_queue_stream_backend_t ompi_queue_stream_emulated_backend = {
+const ompi_queue_stream_backend_t mca_queue_emulated_backend = {
     .name = "emulated",
     .open = emu_open,
     .stream_context = NULL,

@@ -28,56 +28,62 @@
  * Device memory is host memory.  Not a product: a thread per stream,
  * polling its waits.
  *
- * The functions below (exported for the tests, which find them with dlsym
- * and stand them in for the CUDA driver's) return 0 or an emulated status
- * (OMPI_QUEUE_EMU_*).
+ * The functions below return 0 or an emulated status
+ * (MCA_QUEUE_EMULATED_*).  They are exported from the component's shared
+ * object, which only the tests load (queue_emulated.h): a test finds them
+ * with dlsym and stands them in for the CUDA driver's.
  */
 
-#ifndef OMPI_MCA_QUEUE_BASE_QUEUE_STREAM_EMULATED_H
-#define OMPI_MCA_QUEUE_BASE_QUEUE_STREAM_EMULATED_H
+#ifndef MCA_QUEUE_EMULATED_STREAM_H
+#define MCA_QUEUE_EMULATED_STREAM_H
 
 #include "ompi_config.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ompi/mca/queue/base/queue_stream.h"
+
 BEGIN_C_DECLS
 
 enum {
-    OMPI_QUEUE_EMU_SUCCESS = 0,
-    OMPI_QUEUE_EMU_OUT_OF_MEMORY = 1,
-    OMPI_QUEUE_EMU_INVALID = 2,   /**< misuse: capture state, NULL handle */
+    MCA_QUEUE_EMULATED_SUCCESS = 0,
+    MCA_QUEUE_EMULATED_OUT_OF_MEMORY = 1,
+    MCA_QUEUE_EMULATED_INVALID = 2,   /**< misuse: capture state, NULL handle */
 };
 
 /** A new stream and its thread. */
-OMPI_DECLSPEC int ompi_queue_emu_stream_create(void **stream);
+OMPI_DECLSPEC int mca_queue_emulated_stream_create(void **stream);
 /** Stop the stream (work not run yet is dropped, as a freed stream's) and free it. */
-OMPI_DECLSPEC int ompi_queue_emu_stream_destroy(void *stream);
+OMPI_DECLSPEC int mca_queue_emulated_stream_destroy(void *stream);
 /** Block until every operation posted so far has run. */
-OMPI_DECLSPEC int ompi_queue_emu_stream_synchronize(void *stream);
+OMPI_DECLSPEC int mca_queue_emulated_stream_synchronize(void *stream);
 /** Post: n 32-bit words at dst set to value. */
-OMPI_DECLSPEC int ompi_queue_emu_memset_d32_async(void *dst, uint32_t value, size_t n,
+OMPI_DECLSPEC int mca_queue_emulated_memset_d32_async(void *dst, uint32_t value, size_t n,
                                                   void *stream);
 /** Post: bytes copied from src to dst. */
-OMPI_DECLSPEC int ompi_queue_emu_memcpy_async(void *dst, const void *src, size_t bytes,
+OMPI_DECLSPEC int mca_queue_emulated_memcpy_async(void *dst, const void *src, size_t bytes,
                                               void *stream);
 /** Post: the stream is busy for usec microseconds, as behind a kernel; then,
  * if end_ns is not NULL, *end_ns is the CLOCK_MONOTONIC time (ns) at which
  * the next operation starts. */
-OMPI_DECLSPEC int ompi_queue_emu_busy_async(uint64_t usec, uint64_t *end_ns, void *stream);
+OMPI_DECLSPEC int mca_queue_emulated_busy_async(uint64_t usec, uint64_t *end_ns, void *stream);
 /** The next n ties of a user object to a captured graph fail (out of
  * memory), as a vendor's can: for the tests of the engine's error paths. */
-OMPI_DECLSPEC int ompi_queue_emu_fail_graph_retain(int n);
+OMPI_DECLSPEC int mca_queue_emulated_fail_graph_retain(int n);
 /** Start recording the stream's posted operations into a graph. */
-OMPI_DECLSPEC int ompi_queue_emu_begin_capture(void *stream);
+OMPI_DECLSPEC int mca_queue_emulated_begin_capture(void *stream);
 /** Stop recording: *graph holds what was posted since the begin (and
  * what was tied to it: the user objects of queue_stream.h). */
-OMPI_DECLSPEC int ompi_queue_emu_end_capture(void *stream, void **graph);
+OMPI_DECLSPEC int mca_queue_emulated_end_capture(void *stream, void **graph);
 /** Post the graph's operations on stream, in their order. */
-OMPI_DECLSPEC int ompi_queue_emu_graph_launch(void *graph, void *stream);
+OMPI_DECLSPEC int mca_queue_emulated_graph_launch(void *graph, void *stream);
 /** Free the graph; what was tied to it is released. */
-OMPI_DECLSPEC int ompi_queue_emu_graph_destroy(void *graph);
+OMPI_DECLSPEC int mca_queue_emulated_graph_destroy(void *graph);
+
+/** The stream engine's backend of the emulated stream. */
+extern const ompi_queue_stream_backend_t mca_queue_emulated_backend;
 
 END_C_DECLS
 
-#endif /* OMPI_MCA_QUEUE_BASE_QUEUE_STREAM_EMULATED_H */
+#endif /* MCA_QUEUE_EMULATED_STREAM_H */
