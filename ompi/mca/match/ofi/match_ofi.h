@@ -102,6 +102,9 @@ BEGIN_C_DECLS
  * completion data), so at most 2^6 ring entries. */
 #define MCA_MATCH_OFI_POS_BITS 6
 #define MCA_MATCH_OFI_RING_MAX (1 << MCA_MATCH_OFI_POS_BITS)
+/** Bytes of a doorbell, the region grants and zero-byte messages are
+ * written into. */
+#define MCA_MATCH_OFI_DOORBELL_BYTES 64
 
 typedef struct mca_match_ofi_component_t {
     mca_match_base_component_t super;
@@ -187,8 +190,10 @@ extern opal_mutex_t mca_match_ofi_lock;
  * (match_ofi_request.c). */
 extern mca_match_base_chan_t mca_match_ofi_chan;
 
-/* the fabric, the endpoint, the slots, the peers (match_ofi_component.c) */
+/* the fabric, the endpoint, the registrations, the peers (match_ofi_fabric.c) */
 int mca_match_ofi_open_fabric(void);
+void mca_match_ofi_teardown(void);
+struct fid_domain *mca_match_ofi_domain(void);
 struct fid_ep *mca_match_ofi_ep(void);
 struct fid_cq *mca_match_ofi_cq(void);
 const char *mca_match_ofi_provider(void);
@@ -202,6 +207,22 @@ uint32_t mca_match_ofi_ring(void);
 int mca_match_ofi_reach(struct ompi_proc_t *proc, const void *name, size_t len, fi_addr_t *addr);
 int mca_match_ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr,
                          uint64_t *remote_addr, uint64_t *key, void **desc);
+int mca_match_ofi_mr_reg_counted(void *buf, size_t len, uint64_t access, struct fid_cntr *cntr,
+                                 struct fid_mr **mr, uint64_t *remote_addr, uint64_t *key,
+                                 void **desc);
+bool mca_match_ofi_triggered(void);
+
+/** lock held: close a registration bound to the endpoint or the domain */
+static inline void mca_match_ofi_mr_close(struct fid_mr *mr)
+{
+    if (NULL != mr) {
+        (void) fi_close(&mr->fid);
+    }
+}
+
+/* the slot table (match_ofi_slot.c) */
+int mca_match_ofi_slots_init(uint32_t n, uint64_t gen_mask, uint64_t pos_mask);
+void mca_match_ofi_slots_fini(void);
 int mca_match_ofi_slot_alloc(uint32_t *index, uint64_t *data);
 mca_match_ofi_slot_t *mca_match_ofi_slot(uint32_t index);
 mca_match_ofi_slot_t *mca_match_ofi_slot_of_data(uint64_t data, uint32_t *pos);
@@ -209,7 +230,6 @@ mca_match_ofi_slot_t *mca_match_ofi_slot_of_context(void *context);
 void mca_match_ofi_slot_release(uint32_t index, void *keep, struct fid_mr *keep_mr);
 void mca_match_ofi_slot_done(mca_match_ofi_slot_t *slot);
 int mca_match_ofi_slot_trigger(uint32_t index, uint64_t *addr, uint64_t *key);
-bool mca_match_ofi_triggered(void);
 
 /* halves (match_ofi_request.c) */
 /** A new half of this channel for one side of owner (mca_match_base_chan_half_new) */

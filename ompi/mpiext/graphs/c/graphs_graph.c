@@ -376,18 +376,49 @@ static int check_node_vars(const graphs_gnode_t *gn, const graphs_scope_t *scope
     }
 }
 
-static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_gdef_t **out,
-                      const char **msg)
-{
-    graphs_scope_t scope = {g, outer};
-    graphs_gdef_t *d;
-    int n = g->nnodes, rc = MPI_SUCCESS;
-    int *indeg = NULL, *stack = NULL, **succ = NULL, *nsucc = NULL;
-    unsigned char *mark = NULL;
-    size_t off = 0;
+/* working arrays of one definition, n entries each */
+typedef struct gdef_scratch_t {
+    int n;
+    int *indeg, *stack, *nsucc, **succ;
+    unsigned char *mark;
+} gdef_scratch_t;
 
+static int gdef_scratch_init(gdef_scratch_t *sc, int n)
+{
+    int m = n ? n : 1;
+
+    sc->n = n;
+    sc->indeg = calloc(m, sizeof(int));
+    sc->stack = malloc(m * sizeof(int));
+    sc->mark = calloc(m, 1);
+    sc->nsucc = calloc(m, sizeof(int));
+    sc->succ = calloc(m, sizeof(int *));
+    if (NULL == sc->indeg || NULL == sc->stack || NULL == sc->mark || NULL == sc->nsucc
+        || NULL == sc->succ) {
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
+static void gdef_scratch_fini(gdef_scratch_t *sc)
+{
+    free(sc->indeg);
+    free(sc->stack);
+    free(sc->mark);
+    if (NULL != sc->succ) {
+        for (int i = 0; i < sc->n; ++i) {
+            free(sc->succ[i]);
+        }
+    }
+    free(sc->succ);
+    free(sc->nsucc);
+}
+
+/* every parameter variable was given a value */
+static int gdef_check_params(const ompi_mpix_graph_t *g, const char **msg)
+{
     for (int i = 0; i < g->nvars; ++i) {
-        graphs_var_t *v = &g->vars[i];
+        const graphs_var_t *v = &g->vars[i];
         if ((MPIX_GRAPH_VAR_VAL_PARAM == v->scope || MPIX_GRAPH_VAR_REF_PARAM == v->scope)
             && !v->set) {
             *msg = "MPIX_Graph_def: a parameter variable was not given a value with "
@@ -395,93 +426,108 @@ static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_
             return MPI_ERR_ARG;
         }
     }
-    d = OBJ_NEW(graphs_gdef_t);
+    return MPI_SUCCESS;
+}
+
+/* an empty definition of g's size */
+static graphs_gdef_t *gdef_new(const ompi_mpix_graph_t *g)
+{
+    graphs_gdef_t *d = OBJ_NEW(graphs_gdef_t);
+    int m = g->nnodes ? g->nnodes : 1;
+
     if (NULL == d) {
-        return MPI_ERR_NO_MEM;
+        return NULL;
     }
     d->session = g->session;
-    d->nnodes = n;
-    d->nodes = calloc(n ? n : 1, sizeof(*d->nodes));
-    d->order = malloc((n ? n : 1) * sizeof(int));
-    d->coll_rank = malloc((n ? n : 1) * sizeof(int));
-    indeg = calloc(n ? n : 1, sizeof(int));
-    stack = malloc((n ? n : 1) * sizeof(int));
-    mark = calloc(n ? n : 1, 1);
-    nsucc = calloc(n ? n : 1, sizeof(int));
-    succ = calloc(n ? n : 1, sizeof(int *));
-    if (NULL == d->nodes || NULL == d->order || NULL == d->coll_rank || NULL == indeg
-        || NULL == stack || NULL == mark || NULL == nsucc || NULL == succ) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
+    d->nodes = calloc(m, sizeof(*d->nodes));
+    d->order = malloc(m * sizeof(int));
+    d->coll_rank = malloc(m * sizeof(int));
+    if (NULL == d->nodes || NULL == d->order || NULL == d->coll_rank) {
+        OBJ_RELEASE(d);
+        return NULL;
     }
+    /* the destructor walks the nodes from here on */
+    d->nnodes = g->nnodes;
+    return d;
+}
 
-    /* nodes, explicit dependencies, sub-graphs */
-    for (int i = 0; i < n; ++i) {
-        graphs_gnode_t *gn = &g->nodes[i];
-        graphs_dnode_t *dn = &d->nodes[i];
+/* one node: its fields, explicit dependencies, checks, flags, sub-graphs */
+static int gdef_node(ompi_mpix_graph_t *g, const graphs_scope_t *scope, graphs_gdef_t *d, int i,
+                     const char **msg)
+{
+    graphs_gnode_t *gn = &g->nodes[i];
+    graphs_dnode_t *dn = &d->nodes[i];
+    int rc;
 
-        dn->type = gn->type;
-        dn->var = gn->var;
-        dn->in1 = gn->in1;
-        dn->in2 = gn->in2;
-        dn->out = gn->out;
-        dn->cmp = gn->cmp;
-        if (NULL != gn->op) {
-            dn->op = gn->op;
-            if (gn->cmp < 0) {
-                OBJ_RETAIN(dn->op);
+    dn->type = gn->type;
+    dn->var = gn->var;
+    dn->in1 = gn->in1;
+    dn->in2 = gn->in2;
+    dn->out = gn->out;
+    dn->cmp = gn->cmp;
+    if (NULL != gn->op) {
+        dn->op = gn->op;
+        if (gn->cmp < 0) {
+            OBJ_RETAIN(dn->op);
+        }
+    }
+    if (0 <= gn->dep && MPI_SUCCESS != (rc = dnode_add_dep(dn, gn->dep))) {
+        return rc;
+    }
+    for (int k = 0; k < gn->njoin; ++k) {
+        if (MPI_SUCCESS != (rc = dnode_add_dep(dn, gn->join[k]))) {
+            return rc;
+        }
+    }
+    rc = check_node_vars(gn, scope, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (GRAPHS_GN_TOKEN == gn->type) {
+        OBJ_RETAIN(gn->token);
+        dn->token = gn->token;
+        if (graphs_token_blocking(gn->token)) {
+            dn->flags |= GRAPHS_ENGINE_BLOCKING;
+            d->blocking = true;
+        }
+        if (graphs_token_collective(gn->token)) {
+            dn->flags |= (GRAPHS_OP_GRAPH == gn->token->kind) ? GRAPHS_ENGINE_COLL_ITEM
+                                                              : GRAPHS_ENGINE_COLL;
+            d->has_coll = true;
+        }
+        if (GRAPHS_OP_GRAPH == gn->token->kind) {
+            /* runs as a sub-execution: its blocking nodes are started
+             * there (worker thread), not by this node */
+            dn->flags &= ~GRAPHS_ENGINE_BLOCKING;
+            d->blocking |= gn->token->a.gdef->blocking;
+        }
+    }
+    for (int b = 0; b < 2; ++b) {
+        if (NULL != gn->sub[b]) {
+            rc = gdef_build(gn->sub[b], scope, &dn->sub[b], msg);
+            if (MPI_SUCCESS != rc) {
+                return rc;
             }
-        }
-        if (0 <= gn->dep && MPI_SUCCESS != (rc = dnode_add_dep(dn, gn->dep))) {
-            goto out;
-        }
-        for (int k = 0; k < gn->njoin; ++k) {
-            if (MPI_SUCCESS != (rc = dnode_add_dep(dn, gn->join[k]))) {
-                goto out;
-            }
-        }
-        rc = check_node_vars(gn, &scope, msg);
-        if (MPI_SUCCESS != rc) {
-            goto out;
-        }
-        if (GRAPHS_GN_TOKEN == gn->type) {
-            OBJ_RETAIN(gn->token);
-            dn->token = gn->token;
-            if (graphs_token_blocking(gn->token)) {
-                dn->flags |= GRAPHS_ENGINE_BLOCKING;
-                d->blocking = true;
-            }
-            if (graphs_token_collective(gn->token)) {
-                dn->flags |= (GRAPHS_OP_GRAPH == gn->token->kind) ? GRAPHS_ENGINE_COLL_ITEM
-                                                                  : GRAPHS_ENGINE_COLL;
+            if (dn->sub[b]->has_coll) {
+                dn->flags |= GRAPHS_ENGINE_COLL_ITEM;
                 d->has_coll = true;
             }
-            if (GRAPHS_OP_GRAPH == gn->token->kind) {
-                /* runs as a sub-execution: its blocking nodes are started
-                 * there (worker thread), not by this node */
-                dn->flags &= ~GRAPHS_ENGINE_BLOCKING;
-                d->blocking |= gn->token->a.gdef->blocking;
-            }
-        }
-        for (int b = 0; b < 2; ++b) {
-            if (NULL != gn->sub[b]) {
-                rc = gdef_build(gn->sub[b], &scope, &dn->sub[b], msg);
-                if (MPI_SUCCESS != rc) {
-                    goto out;
-                }
-                if (dn->sub[b]->has_coll) {
-                    dn->flags |= GRAPHS_ENGINE_COLL_ITEM;
-                    d->has_coll = true;
-                }
-                d->blocking |= dn->sub[b]->blocking;
-            }
-        }
-        if (GRAPHS_GN_GOTO == gn->type) {
-            dn->var = gn->dest;
+            d->blocking |= dn->sub[b]->blocking;
         }
     }
+    if (GRAPHS_GN_GOTO == gn->type) {
+        dn->var = gn->dest;
+    }
+    return MPI_SUCCESS;
+}
 
-    /* implicit edges of future-valued variables (spec 2.3) */
+/* implicit edges of future-valued variables (spec 2.3): a consumer depends
+ * on the last earlier producer of the variable, unless already ordered */
+static int gdef_implicit_edges(ompi_mpix_graph_t *g, const graphs_scope_t *outer,
+                               graphs_gdef_t *d, gdef_scratch_t *sc)
+{
+    int n = g->nnodes, rc;
+
     for (int c = 0; c < n; ++c) {
         int cons[2 * GRAPHS_TOKEN_VB + 2], prod[GRAPHS_TOKEN_VB + 1], nc, np;
         node_vars(&g->nodes[c], cons, &nc, prod, &np);
@@ -498,131 +544,138 @@ static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_
                     }
                 }
             }
-            if (p >= 0 && !is_ancestor(d, p, c, mark, stack) && !is_ancestor(d, c, p, mark, stack)) {
+            if (p >= 0 && !is_ancestor(d, p, c, sc->mark, sc->stack)
+                && !is_ancestor(d, c, p, sc->mark, sc->stack)) {
                 if (MPI_SUCCESS != (rc = dnode_add_dep(&d->nodes[c], p))) {
-                    goto out;
+                    return rc;
                 }
             }
         }
     }
+    return MPI_SUCCESS;
+}
 
-    /* successors, topological order (cycles refused) */
+/* successors, then d->order: a topological order (cycles refused) */
+static int gdef_order(graphs_gdef_t *d, gdef_scratch_t *sc, const char **msg)
+{
+    int n = d->nnodes, head = 0, tail = 0;
+
     for (int i = 0; i < n; ++i) {
         graphs_dnode_t *dn = &d->nodes[i];
-        indeg[i] = dn->ndeps;
+        sc->indeg[i] = dn->ndeps;
         for (int k = 0; k < dn->ndeps; ++k) {
             int p = dn->deps[k];
-            int *s = realloc(succ[p], (nsucc[p] + 1) * sizeof(int));
+            int *s = realloc(sc->succ[p], (sc->nsucc[p] + 1) * sizeof(int));
             if (NULL == s) {
-                rc = MPI_ERR_NO_MEM;
-                goto out;
+                return MPI_ERR_NO_MEM;
             }
-            s[nsucc[p]++] = i;
-            succ[p] = s;
+            s[sc->nsucc[p]++] = i;
+            sc->succ[p] = s;
         }
     }
-    {
-        int head = 0, tail = 0;
-        for (int i = 0; i < n; ++i) {
-            if (0 == indeg[i]) {
-                d->order[tail++] = i;
-            }
-        }
-        while (head < tail) {
-            int i = d->order[head++];
-            for (int k = 0; k < nsucc[i]; ++k) {
-                if (0 == --indeg[succ[i][k]]) {
-                    d->order[tail++] = succ[i][k];
-                }
-            }
-        }
-        if (tail != n) {
-            *msg = "MPIX_Graph_def: the dependencies form a cycle";
-            rc = MPI_ERR_ARG;
-            goto out;
+    for (int i = 0; i < n; ++i) {
+        if (0 == sc->indeg[i]) {
+            d->order[tail++] = i;
         }
     }
+    while (head < tail) {
+        int i = d->order[head++];
+        for (int k = 0; k < sc->nsucc[i]; ++k) {
+            if (0 == --sc->indeg[sc->succ[i][k]]) {
+                d->order[tail++] = sc->succ[i][k];
+            }
+        }
+    }
+    if (tail != n) {
+        *msg = "MPIX_Graph_def: the dependencies form a cycle";
+        return MPI_ERR_ARG;
+    }
+    return MPI_SUCCESS;
+}
 
-    /* collectives: op-ID order, and none may wait for a later one (2.6) */
-    {
-        int rank = 0;
-        for (int i = 0; i < n; ++i) {
-            graphs_dnode_t *dn = &d->nodes[i];
-            d->coll_rank[i] = -1;
-            if (0 == (dn->flags & (GRAPHS_ENGINE_COLL | GRAPHS_ENGINE_COLL_ITEM))) {
-                continue;
-            }
-            d->coll_rank[i] = rank++;
-            for (int j = i + 1; j < n; ++j) {
-                if ((d->nodes[j].flags & (GRAPHS_ENGINE_COLL | GRAPHS_ENGINE_COLL_ITEM))
-                    && is_ancestor(d, j, i, mark, stack)) {
-                    *msg = "MPIX_Graph_def: a collective depends on a collective added after "
-                           "it (collectives start in op-ID order)";
-                    rc = MPI_ERR_ARG;
-                    goto out;
-                }
-            }
-        }
-    }
+/* collectives: op-ID order, and none may wait for a later one (2.6) */
+static int gdef_collectives(graphs_gdef_t *d, gdef_scratch_t *sc, const char **msg)
+{
+    int n = d->nnodes, rank = 0;
 
-    /* goto destinations: every descendant is fed only from inside (2.4) */
     for (int i = 0; i < n; ++i) {
         graphs_dnode_t *dn = &d->nodes[i];
-        int dest, cnt = 0;
-        if (GRAPHS_GN_GOTO != dn->type) {
+        d->coll_rank[i] = -1;
+        if (0 == (dn->flags & (GRAPHS_ENGINE_COLL | GRAPHS_ENGINE_COLL_ITEM))) {
             continue;
         }
-        dest = dn->var;
-        memset(mark, 0, n);
-        mark[dest] = 1;
-        /* descendants, in topological order (dest first) */
-        for (int k = 0; k < n; ++k) {
-            int j = d->order[k];
-            if (j == dest) {
-                continue;
-            }
-            for (int q = 0; q < d->nodes[j].ndeps; ++q) {
-                if (mark[d->nodes[j].deps[q]]) {
-                    mark[j] = 1;
-                    break;
-                }
+        d->coll_rank[i] = rank++;
+        for (int j = i + 1; j < n; ++j) {
+            if ((d->nodes[j].flags & (GRAPHS_ENGINE_COLL | GRAPHS_ENGINE_COLL_ITEM))
+                && is_ancestor(d, j, i, sc->mark, sc->stack)) {
+                *msg = "MPIX_Graph_def: a collective depends on a collective added after "
+                       "it (collectives start in op-ID order)";
+                return MPI_ERR_ARG;
             }
         }
-        for (int j = 0; j < n; ++j) {
-            if (!mark[j] || j == dest) {
-                continue;
-            }
-            for (int q = 0; q < d->nodes[j].ndeps; ++q) {
-                if (!mark[d->nodes[j].deps[q]]) {
-                    *msg = "MPIX_Graph_def: invalid goto destination (a descendant of it "
-                           "depends on an operation outside the destination's subtree)";
-                    rc = MPI_ERR_ARG;
-                    goto out;
-                }
-            }
-        }
-        dn->subtree = malloc(n * sizeof(int));
-        if (NULL == dn->subtree) {
-            rc = MPI_ERR_NO_MEM;
-            goto out;
-        }
-        dn->subtree[cnt++] = dest;
-        for (int k = 0; k < n; ++k) {
-            int j = d->order[k];
-            if (mark[j] && j != dest) {
-                dn->subtree[cnt++] = j;
-            }
-        }
-        dn->nsubtree = cnt;
     }
+    return MPI_SUCCESS;
+}
 
-    /* variables: copies, layout, initial values */
+/* a goto's destination: every descendant is fed only from inside (2.4);
+ * dn->subtree lists the destination and its descendants in order */
+static int gdef_goto(graphs_gdef_t *d, graphs_dnode_t *dn, unsigned char *mark, const char **msg)
+{
+    int n = d->nnodes, dest = dn->var, cnt = 0;
+
+    memset(mark, 0, n);
+    mark[dest] = 1;
+    /* descendants, in topological order (dest first) */
+    for (int k = 0; k < n; ++k) {
+        int j = d->order[k];
+        if (j == dest) {
+            continue;
+        }
+        for (int q = 0; q < d->nodes[j].ndeps; ++q) {
+            if (mark[d->nodes[j].deps[q]]) {
+                mark[j] = 1;
+                break;
+            }
+        }
+    }
+    for (int j = 0; j < n; ++j) {
+        if (!mark[j] || j == dest) {
+            continue;
+        }
+        for (int q = 0; q < d->nodes[j].ndeps; ++q) {
+            if (!mark[d->nodes[j].deps[q]]) {
+                *msg = "MPIX_Graph_def: invalid goto destination (a descendant of it "
+                       "depends on an operation outside the destination's subtree)";
+                return MPI_ERR_ARG;
+            }
+        }
+    }
+    dn->subtree = malloc(n * sizeof(int));
+    if (NULL == dn->subtree) {
+        return MPI_ERR_NO_MEM;
+    }
+    dn->subtree[cnt++] = dest;
+    for (int k = 0; k < n; ++k) {
+        int j = d->order[k];
+        if (mark[j] && j != dest) {
+            dn->subtree[cnt++] = j;
+        }
+    }
+    dn->nsubtree = cnt;
+    return MPI_SUCCESS;
+}
+
+/* variables: copies, layout, initial values, and whether the definition
+ * aliases variables of an enclosing graph */
+static int gdef_vars(const ompi_mpix_graph_t *g, graphs_gdef_t *d)
+{
+    size_t off = 0;
+
     d->nvars = g->nvars;
     d->vars = calloc(g->nvars ? g->nvars : 1, sizeof(graphs_var_t));
     d->off = calloc(g->nvars ? g->nvars : 1, sizeof(size_t));
     if (NULL == d->vars || NULL == d->off) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
+        return MPI_ERR_NO_MEM;
     }
     for (int i = 0; i < g->nvars; ++i) {
         graphs_var_t *v = &d->vars[i];
@@ -642,8 +695,7 @@ static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_
     d->vbytes = off;
     d->init = calloc(off ? off : 1, 1);
     if (NULL == d->init) {
-        rc = MPI_ERR_NO_MEM;
-        goto out;
+        return MPI_ERR_NO_MEM;
     }
     for (int i = 0; i < g->nvars; ++i) {
         if (MPIX_GRAPH_VAR_REF_PARAM != d->vars[i].scope) {
@@ -652,7 +704,7 @@ static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_
     }
     /* a sub-graph aliasing outer variables makes this graph alias them
      * only if they are not declared here */
-    for (int i = 0; i < n && !d->outer_refs; ++i) {
+    for (int i = 0; i < d->nnodes && !d->outer_refs; ++i) {
         for (int b = 0; b < 2; ++b) {
             graphs_gdef_t *sd = d->nodes[i].sub[b];
             if (NULL != sd && sd->outer_refs) {
@@ -665,24 +717,58 @@ static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_
             }
         }
     }
+    return MPI_SUCCESS;
+}
 
-out:
-    free(indeg);
-    free(stack);
-    free(mark);
-    if (NULL != succ) {
-        for (int i = 0; i < n; ++i) {
-            free(succ[i]);
+/* the definition of template g, checked, in the scope of the graphs
+ * around it (outer) */
+static int gdef_build(ompi_mpix_graph_t *g, const graphs_scope_t *outer, graphs_gdef_t **out,
+                      const char **msg)
+{
+    graphs_scope_t scope = {g, outer};
+    gdef_scratch_t sc = {0};
+    graphs_gdef_t *d;
+    int rc;
+
+    rc = gdef_check_params(g, msg);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    d = gdef_new(g);
+    if (NULL == d) {
+        return MPI_ERR_NO_MEM;
+    }
+    rc = gdef_scratch_init(&sc, g->nnodes);
+    for (int i = 0; MPI_SUCCESS == rc && i < g->nnodes; ++i) {
+        rc = gdef_node(g, &scope, d, i, msg);
+    }
+    if (MPI_SUCCESS == rc) {
+        rc = gdef_implicit_edges(g, outer, d, &sc);
+    }
+    if (MPI_SUCCESS == rc) {
+        rc = gdef_order(d, &sc, msg);
+    }
+    if (MPI_SUCCESS == rc) {
+        rc = gdef_collectives(d, &sc, msg);
+    }
+    for (int i = 0; MPI_SUCCESS == rc && i < g->nnodes; ++i) {
+        if (GRAPHS_GN_GOTO == d->nodes[i].type) {
+            rc = gdef_goto(d, &d->nodes[i], sc.mark, msg);
         }
     }
-    free(succ);
-    free(nsucc);
+    if (MPI_SUCCESS == rc) {
+        rc = gdef_vars(g, d);
+    }
+    gdef_scratch_fini(&sc);
     if (MPI_SUCCESS != rc) {
-        OBJ_RELEASE(d);
-        return rc;
+        goto err_release;
     }
     *out = d;
     return MPI_SUCCESS;
+
+err_release:
+    OBJ_RELEASE(d);
+    return rc;
 }
 
 int graphs_graph_def(ompi_mpix_graph_t *g, ompi_mpix_token_t **out, const char **msg)
