@@ -53,6 +53,15 @@ typedef struct mca_match_base_param_t {
  * Called from a component's mca_register_component_params, on the thread
  * that opens the framework.
  */
+/** The two rows every channel component has: its priority among the match
+ * components, and how many channel halves it serves at a time (later
+ * pairs fall back). */
+#define MCA_MATCH_BASE_PARAM_PRIORITY(storage, value, help) \
+    {"priority", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_3, (storage), (value), NULL, (help)}
+#define MCA_MATCH_BASE_PARAM_MAX_CHANNELS(storage, value, help) \
+    {"max_channels", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, (storage), (value), NULL, \
+     (help)}
+
 OMPI_DECLSPEC int mca_match_base_register_params(const mca_base_component_t *component,
                                                  const mca_match_base_param_t *params,
                                                  size_t count);

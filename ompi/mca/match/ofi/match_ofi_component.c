@@ -35,13 +35,12 @@ static int match_ofi_register(void)
     mca_base_component_t *v = &mca_match_ofi_component.super.matchm_version;
     mca_match_ofi_component_t *c = &mca_match_ofi_component;
     const mca_match_base_param_t params[] = {
-        {"priority", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_3, &c->priority, 20, NULL,
+        MCA_MATCH_BASE_PARAM_PRIORITY(&c->priority, 20,
          "Priority of the ofi match component (channels over libfabric remote memory access; "
-         "below sm and ucx, above pml)"},
-        {"max_channels", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->max_channels, 4096,
-         NULL,
+         "below sm and ucx, above pml)"),
+        MCA_MATCH_BASE_PARAM_MAX_CHANNELS(&c->max_channels, 4096,
          "Channel halves (matched sends and receives) of this process that may use libfabric at "
-         "a time (at most 2^24; later pairs fall back)"},
+         "a time (at most 2^24; later pairs fall back)"),
         {"inject_limit", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->inject_limit, 256,
          NULL,
          "Messages of up to this many bytes (and no more than the provider's inject size) are "

@@ -73,13 +73,12 @@ static int match_ucx_register(void)
 {
     mca_match_ucx_component_t *c = &mca_match_ucx_component;
     const mca_match_base_param_t params[] = {
-        {"priority", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_3, &c->priority, 30, NULL,
+        MCA_MATCH_BASE_PARAM_PRIORITY(&c->priority, 30,
          "Priority of the ucx match component (channels over UCX remote memory access; below "
-         "sm, above pml)"},
-        {"max_channels", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->max_channels, 4096,
-         NULL,
+         "sm, above pml)"),
+        MCA_MATCH_BASE_PARAM_MAX_CHANNELS(&c->max_channels, 4096,
          "Channel halves (matched sends and receives) of this process that may use UCX at a "
-         "time (the registered region's size is fixed by it; later pairs fall back)"},
+         "time (the registered region's size is fixed by it; later pairs fall back)"),
         {"eager_limit", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->eager_limit, 1024,
          NULL,
          "Messages of up to this many bytes are written into a ring of the receiver's (one may "
