@@ -143,6 +143,17 @@ ompi_prepare_tree() {
     grep -q '^tarball_version=gitclone$' "$v" || return 0
     sed -i -e 's/^greek=.*/greek=/' -e "s/^repo_rev=.*/repo_rev=v$OMPI_VERSION/" \
         -e 's/^tarball_version=.*/tarball_version=/' "$v"
+    # The documentation names the hwloc and libevent that 3rd-party/
+    # bundles; with none bundled, conf.py's substitutions came out empty,
+    # which Sphinx reports as an error on every page, and the docs'
+    # Makefile runs Sphinx with -W: a site that has Sphinx (configure then
+    # rebuilds the documentation) failed in make install.
+    if ! compgen -G "$1/3rd-party/hwloc-*.tar.gz" > /dev/null \
+        || ! compgen -G "$1/3rd-party/libevent-*.tar.gz" > /dev/null; then
+        sed -i 's/^    return ""$/    return "none (configure with an external one)"/' "$1/docs/conf.py"
+        grep -q '^    return "none (configure' "$1/docs/conf.py" \
+            || die "$1/docs/conf.py: no 'return \"\"' for the bundled versions to replace"
+    fi
 }
 
 # autogen.pl's arguments for the tree at $1, one a line.  A release
