@@ -87,7 +87,13 @@ if [ ! -f "$src/docs/man/MPI_T.3" ]; then
     log "Open MPI's documentation with Sphinx (log: $stage/sphinx.log)"
     # -W as the docs' own Makefile runs it: a warning fails here, not in
     # a site's make install (ompi_prepare_tree gives the bundled versions,
-    # which a git tree has not, a text).
+    # which a git tree has not, a text).  The two folders of PRRTE's pages
+    # that the Makefile copies in before it runs Sphinx (mpirun(1) includes
+    # them) are copied the same way, and removed after.
+    cp -rpf "$src/3rd-party/prrte/src/docs/prrte-rst-content" "$src/docs/"
+    mkdir -p "$src/docs/schizo-ompi-rst-content"
+    cp -rpf "$src/3rd-party/prrte/src/mca/schizo/ompi/"* "$src/docs/schizo-ompi-rst-content/"
+    chmod -R u+w "$src/docs/prrte-rst-content" "$src/docs/schizo-ompi-rst-content"
     for target in html man; do
         (cd "$src/docs" && OMPI_TOP_SRCDIR=$src SOURCE_DATE_EPOCH=$mtime \
             sphinx-build -M "$target" . _build -W --keep-going -j "$(nproc)" >> "$stage/sphinx.log" 2>&1) \
@@ -95,7 +101,7 @@ if [ ! -f "$src/docs/man/MPI_T.3" ]; then
     done
     mv "$src/docs/_build/html" "$src/docs/html"
     mv "$src/docs/_build/man" "$src/docs/man"
-    rm -rf "$src/docs/_build"
+    rm -rf "$src/docs/_build" "$src/docs/prrte-rst-content" "$src/docs/schizo-ompi-rst-content"
     [ -f "$src/docs/man/MPI_T.3" ] || die "Sphinx made no docs/man/MPI_T.3 (log: $stage/sphinx.log)"
 fi
 # what the autotools leave besides their output: caches and backups
