@@ -13,11 +13,11 @@
  *
  * A progress callback over a list of live objects.
  *
- * Engines that advance work from opal_progress (the match channels; the
- * queue engine and the graphs engine can take it too) keep the objects
- * with work under way on a list, advance only those, and complete the ones
- * that finished after the list's lock is dropped, since a completion may
- * start more work on the same list.  The list is intrusive: an object
+ * Engines that advance work from opal_progress (the match channels, the
+ * queue engine, the graphs engine) keep the objects with work under way on
+ * a list, advance only those, and complete the ones that finished after the
+ * list's lock is dropped, since a completion may start more work on the
+ * same list.  The list is intrusive: an object
  * embeds an mca_match_base_plist_item_t at a constant offset (offsetof its
  * member), given to every call, and the list links the objects themselves,
  * so that the engine's functions get the object with no adjustment.

@@ -187,8 +187,9 @@ extern const mca_match_channel_ops_t mca_match_ofi_channel_ops;
 extern opal_mutex_t mca_match_ofi_lock;
 
 /** The channel: its active list, progress, stages and open state
- * (match_ofi_request.c). */
-extern mca_match_base_chan_t mca_match_ofi_chan;
+ * (match_ofi_request.c); hidden, as every start and progress call reads it
+ * and an exported variable is read through the GOT. */
+extern mca_match_base_chan_t mca_match_ofi_chan __opal_attribute_visibility__("hidden");
 
 /* the fabric, the endpoint, the registrations, the peers (match_ofi_fabric.c) */
 int mca_match_ofi_open_fabric(void);

@@ -124,8 +124,10 @@ extern const mca_match_channel_ops_t mca_match_sm_channel_ops;
 /** Everything below is under this lock (taken only when threads are in use). */
 extern opal_mutex_t mca_match_sm_lock;
 
-/** The channel: its active list, progress and stages (match_sm_request.c). */
-extern mca_match_base_chan_t mca_match_sm_chan;
+/** The channel: its active list, progress and stages (match_sm_request.c);
+ * hidden, as every start and progress call reads it and an exported
+ * variable is read through the GOT. */
+extern mca_match_base_chan_t mca_match_sm_chan __opal_attribute_visibility__("hidden");
 
 /* segment (match_sm_segment.c) */
 int mca_match_sm_segment_slot_alloc(uint32_t *index, mca_match_sm_slot_t **slot,

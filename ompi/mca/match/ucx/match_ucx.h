@@ -134,8 +134,9 @@ extern const mca_match_channel_ops_t mca_match_ucx_channel_ops;
 extern opal_mutex_t mca_match_ucx_lock;
 
 /** The channel: its active list, progress, stages and open state
- * (match_ucx_request.c). */
-extern mca_match_base_chan_t mca_match_ucx_chan;
+ * (match_ucx_request.c); hidden, as every start and progress call reads it
+ * and an exported variable is read through the GOT. */
+extern mca_match_base_chan_t mca_match_ucx_chan __opal_attribute_visibility__("hidden");
 
 /* the context, the worker, the region, the endpoints (match_ucx_component.c) */
 int mca_match_ucx_open_worker(void);

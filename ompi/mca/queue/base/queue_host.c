@@ -20,6 +20,7 @@
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/errhandler/errcode-internal.h"
+#include "ompi/mca/match/base/match_base_plist.h"
 #include "ompi/mca/match/base/match_request.h"
 #include "ompi/mca/queue/base/base.h"
 #include "ompi/mca/queue/base/queue_host.h"
@@ -87,7 +88,7 @@ typedef struct {
     volatile bool stuck;    /**< the head cannot run: an earlier operation failed */
     bool advancing;         /**< inside queue_advance (the lock is a no-op without threads) */
     bool busy;              /**< counted in queue_host_busy_count */
-    int live_index;         /**< in queue_host_live */
+    mca_match_base_plist_item_t live; /**< on queue_host_live */
     /* triggered queues only (ops != NULL) */
     const ompi_queue_trigger_ops_t *ops;
     volatile uint64_t *counters;  /**< TRIGGER written by the context, DONE by us */
@@ -117,15 +118,17 @@ static inline void queue_mark_busy(queue_host_t *host, bool busy)
     }
 }
 
-/* every host queue; progress walks it under a try-lock, so a queue being
- * freed is never walked */
-static queue_host_t **queue_host_live = NULL;
-static int queue_host_live_size = 0;
-static opal_mutex_t queue_host_live_lock = OPAL_MUTEX_STATIC_INIT;
-static int queue_host_live_count = 0;
-static bool queue_host_ready = false;
-
 static int queue_host_progress(void);
+
+/* every host queue; progress walks it under a try-lock, so a queue being
+ * freed is never walked.  A queue stays listed from its creation to its
+ * free: it is the busy count, not the list, that tells progress whether
+ * there is work. */
+static opal_mutex_t queue_host_live_lock = OPAL_MUTEX_STATIC_INIT;
+static mca_match_base_plist_t queue_host_live = MCA_MATCH_BASE_PLIST_INIT(&queue_host_live_lock,
+                                                                          queue_host_progress);
+#define QUEUE_HOST_LIVE offsetof(queue_host_t, live)
+static bool queue_host_ready = false;
 
 /* The queue this thread is blocked on (MPI_Queue_fence) or polls for
  * (MPI_Enqueue_wait): when one of its requests completes in this thread, the
@@ -175,13 +178,7 @@ void ompi_queue_host_fini(void)
     if (!queue_host_ready) {
         return;
     }
-    if (0 < queue_host_live_count) {
-        opal_progress_unregister(queue_host_progress);
-        queue_host_live_count = 0;
-    }
-    free(queue_host_live);
-    queue_host_live = NULL;
-    queue_host_live_size = 0;
+    mca_match_base_plist_progress_off(&queue_host_live);
     ompi_request_owner_unregister(&queue_owner);
     queue_host_ready = false;
 }
@@ -619,24 +616,35 @@ static void queue_host_drive(ompi_queue_t *queue)
     *driven = outer;
 }
 
+/* one listed queue: advance it unless empty or another thread is at it;
+ * ctx counts the events */
+static mca_match_base_plist_verdict_t queue_host_poll(void *ctx, void *obj)
+{
+    queue_host_t *host = (queue_host_t *) obj;
+
+    if (!queue_fifo_empty(host) && 0 == OPAL_THREAD_TRYLOCK(&host->lock)) {
+        *(int *) ctx += queue_advance(host);
+        OPAL_THREAD_UNLOCK(&host->lock);
+    }
+    return MCA_MATCH_BASE_PLIST_KEEP;
+}
+
+/* never called: a queue is never found done */
+static void queue_host_done(void *ctx, void *obj)
+{
+    (void) ctx;
+    (void) obj;
+}
+
 static int queue_host_progress(void)
 {
     int events = 0;
 
-    if (0 == queue_host_busy_count || 0 != OPAL_THREAD_TRYLOCK(&queue_host_live_lock)) {
+    if (0 == queue_host_busy_count) {
         return 0;
     }
-    for (int i = 0; i < queue_host_live_count; ++i) {
-        queue_host_t *host = queue_host_live[i];
-        if (queue_fifo_empty(host)) {
-            continue;
-        }
-        if (0 == OPAL_THREAD_TRYLOCK(&host->lock)) {
-            events += queue_advance(host);
-            OPAL_THREAD_UNLOCK(&host->lock);
-        }
-    }
-    OPAL_THREAD_UNLOCK(&queue_host_live_lock);
+    (void) mca_match_base_plist_progress(&queue_host_live, QUEUE_HOST_LIVE, NULL,
+                                         queue_host_poll, queue_host_done, &events);
     return events;
 }
 
@@ -675,23 +683,8 @@ int ompi_queue_host_create_triggered(ompi_queue_t *queue, const ompi_queue_trigg
     host->advancing = false;
     host->busy = false;
     OPAL_THREAD_LOCK(&queue_host_live_lock);
-    if (queue_host_live_count == queue_host_live_size) {
-        int size = queue_host_live_size ? 2 * queue_host_live_size : 16;
-        queue_host_t **live = realloc(queue_host_live, size * sizeof(*live));
-        if (NULL == live) {
-            OPAL_THREAD_UNLOCK(&queue_host_live_lock);
-            OBJ_DESTRUCT(&host->lock);
-            free(host);
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        }
-        queue_host_live = live;
-        queue_host_live_size = size;
-    }
-    host->live_index = queue_host_live_count;
-    queue_host_live[queue_host_live_count] = host;
-    if (0 == queue_host_live_count++) {
-        opal_progress_register(queue_host_progress);
-    }
+    mca_match_base_plist_push(&queue_host_live, host, QUEUE_HOST_LIVE);
+    mca_match_base_plist_progress_on(&queue_host_live);
     OPAL_THREAD_UNLOCK(&queue_host_live_lock);
     queue->q_module_data = host;
     return OMPI_SUCCESS;
@@ -706,11 +699,10 @@ void ompi_queue_host_destroy(ompi_queue_t *queue)
         return;
     }
     OPAL_THREAD_LOCK(&queue_host_live_lock);
-    /* the last queue takes the freed slot */
-    queue_host_live[host->live_index] = queue_host_live[queue_host_live_count - 1];
-    queue_host_live[host->live_index]->live_index = host->live_index;
-    if (0 == --queue_host_live_count) {
-        opal_progress_unregister(queue_host_progress);
+    mca_match_base_plist_remove(&queue_host_live, host, QUEUE_HOST_LIVE);
+    if (0 == queue_host_live.count) {
+        /* a program done with queues pays nothing for them */
+        mca_match_base_plist_progress_off(&queue_host_live);
     }
     OPAL_THREAD_UNLOCK(&queue_host_live_lock);
     queue_mark_busy(host, false);

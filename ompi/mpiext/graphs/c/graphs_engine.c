@@ -18,19 +18,21 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/sys/atomic.h"
 #include "ompi/constants.h"
+#include "ompi/mca/match/base/match_base_plist.h"
 #include "ompi/mpiext/graphs/c/graphs_engine.h"
 #include "ompi/runtime/ompi_async_progress.h"
+
+static int exec_progress(void);
 
 /* Executions on the active list.  The progress callback is registered at
  * the first activation and stays registered until graphs_engine_progress_fini
  * (registering is expensive, and an MPIX_Iexecute per message would otherwise
  * register and unregister every time); with nothing active it returns after
  * one load. */
-static graphs_engine_t **exec_active = NULL;
-static int exec_active_size = 0;
-static volatile int exec_active_count = 0;
 static opal_mutex_t exec_active_lock = OPAL_MUTEX_STATIC_INIT;
-static bool exec_registered = false;
+static mca_match_base_plist_t exec_active = MCA_MATCH_BASE_PLIST_INIT(&exec_active_lock,
+                                                                      exec_progress);
+#define EXEC_ITEM offsetof(graphs_engine_t, active_item)
 
 opal_atomic_int32_t graphs_engine_signal = 0;
 /* the signal's value at the start of the last sweep of the active list */
@@ -48,10 +50,12 @@ static uint32_t exec_calls = 0;
 #define EXEC_SPECIAL_FLAGS \
     (GRAPHS_ENGINE_BLOCKING | GRAPHS_ENGINE_COLL | GRAPHS_ENGINE_COLL_ITEM)
 
-/* completed executions are handed to their owner after the locks are released */
-#define EXEC_DONE_BATCH 16
-
-static int exec_progress(void);
+/* one sweep of the active list */
+typedef struct {
+    int32_t signal; /**< graphs_engine_signal when it began */
+    int events;     /**< starts and completions of nodes */
+    int ndone;      /**< executions completed */
+} exec_sweep_t;
 
 struct graphs_engine_worker_t {
     const graphs_engine_op_ops_t *ops;
@@ -124,7 +128,7 @@ void graphs_engine_init(graphs_engine_t *exec, bool open, graphs_engine_done_fn_
     exec->paused = false;
     exec->advancing = false;
     exec->active = false;
-    exec->active_index = -1;
+    exec->active_item.next = exec->active_item.prev = NULL;
     exec->done_cb = done_cb;
     exec->progressed_cb = progressed_cb;
     exec->cbdata = cbdata;
@@ -603,25 +607,11 @@ int graphs_engine_activate(graphs_engine_t *exec)
         OPAL_THREAD_UNLOCK(&exec_active_lock);
         return OMPI_SUCCESS;
     }
-    if (exec_active_count == exec_active_size) {
-        int size = exec_active_size ? 2 * exec_active_size : 16;
-        graphs_engine_t **active = realloc(exec_active, size * sizeof(*active));
-        if (NULL == active) {
-            OPAL_THREAD_UNLOCK(&exec_active_lock);
-            return OMPI_ERR_OUT_OF_RESOURCE;
-        }
-        exec_active = active;
-        exec_active_size = size;
-    }
-    if (!exec_registered) {
-        opal_progress_register(exec_progress);
-        exec_registered = true;
-    }
+    mca_match_base_plist_progress_on(&exec_active);
     exec->active = true;
-    exec->active_index = exec_active_count;
-    exec_active[exec_active_count] = exec;
+    mca_match_base_plist_push(&exec_active, exec, EXEC_ITEM);
     opal_atomic_wmb();
-    if (0 == exec_active_count++) {
+    if (1 == exec_active.count) {
         ompi_async_progress_busy_add(1);
     }
     /* under the lock: a sweep that takes this signal finds the execution
@@ -634,102 +624,102 @@ int graphs_engine_activate(graphs_engine_t *exec)
     return OMPI_SUCCESS;
 }
 
-/* active lock held */
-static void exec_remove(graphs_engine_t *exec)
+/* active lock held: exec leaves the list, on which remaining others stay */
+static void exec_leave(graphs_engine_t *exec, int32_t remaining)
 {
-    int last = exec_active_count - 1;
-
-    exec_active[exec->active_index] = exec_active[last];
-    exec_active[exec->active_index]->active_index = exec->active_index;
-    exec_active_count = last;
-    if (0 == last) {
+    if (0 == remaining) {
         ompi_async_progress_busy_add(-1);
     }
     exec->active = false;
-    exec->active_index = -1;
 }
 
 void graphs_engine_deactivate(graphs_engine_t *exec)
 {
     OPAL_THREAD_LOCK(&exec_active_lock);
     if (exec->active) {
-        exec_remove(exec);
+        mca_match_base_plist_remove(&exec_active, exec, EXEC_ITEM);
+        exec_leave(exec, exec_active.count);
     }
     OPAL_THREAD_UNLOCK(&exec_active_lock);
+}
+
+static int exec_sweep_begin(void *ctx)
+{
+    exec_seen = ((exec_sweep_t *) ctx)->signal;
+    return 0;
+}
+
+/* active lock held: advance one active execution.  One that leaves is
+ * marked inactive here, under its own lock, so that an enqueue cannot miss
+ * the removal: the list drops it before the active lock is released, and
+ * an activation waits for that lock. */
+static mca_match_base_plist_verdict_t exec_sweep_one(void *ctx, void *obj)
+{
+    exec_sweep_t *sweep = (exec_sweep_t *) ctx;
+    graphs_engine_t *exec = (graphs_engine_t *) obj;
+    mca_match_base_plist_verdict_t verdict = MCA_MATCH_BASE_PLIST_KEEP;
+
+    if (0 != OPAL_THREAD_TRYLOCK(&exec->lock)) {
+        /* not looked at: the next call does */
+        graphs_engine_poke();
+        return MCA_MATCH_BASE_PLIST_KEEP;
+    }
+    if (exec->advancing) {
+        /* this thread is inside this execution already (a callback
+         * that made a progressing MPI call) */
+        OPAL_THREAD_UNLOCK(&exec->lock);
+        graphs_engine_poke();
+        return MCA_MATCH_BASE_PLIST_KEEP;
+    }
+    sweep->events += graphs_engine_step(exec, false);
+    if (exec->open) {
+        if (NULL != exec->progressed_cb) {
+            exec->progressed_cb(exec, exec->cbdata);
+        }
+        /* an idle or failed stream leaves the list until its next
+         * enqueue or resume */
+        if (0 == exec->running && (exec->lo == exec->nnodes || MPI_SUCCESS != exec->error)) {
+            verdict = MCA_MATCH_BASE_PLIST_DROP;
+        }
+    } else if (graphs_engine_complete(exec)) {
+        verdict = MCA_MATCH_BASE_PLIST_DONE;
+    }
+    if (MCA_MATCH_BASE_PLIST_KEEP != verdict) {
+        exec_leave(exec, exec_active.count - 1);
+    }
+    OPAL_THREAD_UNLOCK(&exec->lock);
+    return verdict;
+}
+
+/* no lock held: hand a completed execution to its owner */
+static void exec_sweep_done(void *ctx, void *obj)
+{
+    graphs_engine_t *exec = (graphs_engine_t *) obj;
+
+    ((exec_sweep_t *) ctx)->ndone++;
+    exec->done_cb(exec, exec->cbdata);
 }
 
 /* advance every active execution (out of line: the frame it needs is not
  * set up for a poll that finds nothing to do) */
 static __opal_attribute_noinline__ int exec_sweep(int32_t signal)
 {
-    graphs_engine_t *done[EXEC_DONE_BATCH];
-    int ndone = 0, events = 0;
+    exec_sweep_t sweep = {.signal = signal, .events = 0, .ndone = 0};
 
-    if (0 != OPAL_THREAD_TRYLOCK(&exec_active_lock)) {
-        return 0;
-    }
-    exec_seen = signal;
-    for (int i = 0; i < exec_active_count && ndone < EXEC_DONE_BATCH;) {
-        graphs_engine_t *exec = exec_active[i];
-        bool complete;
-        int ev;
-
-        if (0 != OPAL_THREAD_TRYLOCK(&exec->lock)) {
-            /* not looked at: the next call does */
-            graphs_engine_poke();
-            ++i;
-            continue;
-        }
-        if (exec->advancing) {
-            /* this thread is inside this execution already (a callback
-             * that made a progressing MPI call) */
-            OPAL_THREAD_UNLOCK(&exec->lock);
-            graphs_engine_poke();
-            ++i;
-            continue;
-        }
-        ev = graphs_engine_step(exec, false);
-        events += ev;
-        if (exec->open) {
-            if (NULL != exec->progressed_cb) {
-                exec->progressed_cb(exec, exec->cbdata);
-            }
-            /* an idle or failed stream leaves the list until its next
-             * enqueue or resume (removed under its lock, so that an enqueue
-             * cannot miss the removal) */
-            if (0 == exec->running && (exec->lo == exec->nnodes || MPI_SUCCESS != exec->error)) {
-                exec_remove(exec);
-            } else {
-                ++i;
-            }
-            OPAL_THREAD_UNLOCK(&exec->lock);
-            continue;
-        }
-        complete = graphs_engine_complete(exec);
-        OPAL_THREAD_UNLOCK(&exec->lock);
-        if (complete) {
-            exec_remove(exec);
-            done[ndone++] = exec;
-        } else {
-            ++i;
-        }
-    }
-    if (EXEC_DONE_BATCH == ndone) {
-        /* the rest of the list was not looked at */
+    (void) mca_match_base_plist_progress(&exec_active, EXEC_ITEM, exec_sweep_begin,
+                                         exec_sweep_one, exec_sweep_done, &sweep);
+    if (MCA_MATCH_BASE_PLIST_BATCH == sweep.ndone) {
+        /* the rest of the list may not have been looked at */
         graphs_engine_poke();
     }
-    OPAL_THREAD_UNLOCK(&exec_active_lock);
-    for (int i = 0; i < ndone; ++i) {
-        done[i]->done_cb(done[i], done[i]->cbdata);
-    }
-    return events + ndone;
+    return sweep.events + sweep.ndone;
 }
 
 static int exec_progress(void)
 {
     int32_t signal;
 
-    if (0 == exec_active_count) {
+    if (0 == exec_active.count) {
         return 0;
     }
     /* nothing completed or poked since the last sweep: nothing to do (a
@@ -753,15 +743,9 @@ void graphs_engine_drive(graphs_engine_t *exec)
 void graphs_engine_progress_fini(void)
 {
     OPAL_THREAD_LOCK(&exec_active_lock);
-    if (exec_registered) {
-        opal_progress_unregister(exec_progress);
-        exec_registered = false;
-    }
-    free(exec_active);
-    exec_active = NULL;
-    if (0 < exec_active_count) {
+    if (0 < exec_active.count) {
         ompi_async_progress_busy_add(-1);
     }
-    exec_active_size = exec_active_count = 0;
+    mca_match_base_plist_progress_off(&exec_active);
     OPAL_THREAD_UNLOCK(&exec_active_lock);
 }

@@ -33,6 +33,7 @@
 
 #include "opal/mca/threads/mutex.h"
 #include "opal/mca/threads/thread_usage.h"
+#include "ompi/mca/match/base/match_base_plist.h"
 #include "ompi/request/request.h"
 #include "ompi/runtime/params.h"
 
@@ -177,7 +178,7 @@ struct graphs_engine_t {
     bool paused;             /**< start nothing (MPIX_Stream_pause) */
     bool advancing;          /**< inside advance (the lock is a no-op without threads) */
     bool active;             /**< in the active list */
-    int active_index;
+    mca_match_base_plist_item_t active_item;
     graphs_engine_done_fn_t done_cb;
     graphs_engine_progressed_fn_t progressed_cb;
     void *cbdata;
