@@ -61,6 +61,13 @@ typedef struct mca_match_base_param_t {
 #define MCA_MATCH_BASE_PARAM_MAX_CHANNELS(storage, value, help) \
     {"max_channels", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, (storage), (value), NULL, \
      (help)}
+/* every network channel has this switch: whether it serves pairs on one node */
+#define MCA_MATCH_BASE_PARAM_SAME_NODE(storage, value, help) \
+    {"same_node", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, (storage), (value), NULL, (help)}
+#define MCA_MATCH_BASE_PARAM_BOOL(name, storage, value, help) \
+    {(name), MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, (storage), (value), NULL, (help)}
+#define MCA_MATCH_BASE_PARAM_UINT(name, storage, value, help) \
+    {(name), MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, (storage), (value), NULL, (help)}
 
 OMPI_DECLSPEC int mca_match_base_register_params(const mca_base_component_t *component,
                                                  const mca_match_base_param_t *params,

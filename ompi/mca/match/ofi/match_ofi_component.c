@@ -41,34 +41,32 @@ static int match_ofi_register(void)
         MCA_MATCH_BASE_PARAM_MAX_CHANNELS(&c->max_channels, 4096,
          "Channel halves (matched sends and receives) of this process that may use libfabric at "
          "a time (at most 2^24; later pairs fall back)"),
-        {"inject_limit", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->inject_limit, 256,
-         NULL,
+        MCA_MATCH_BASE_PARAM_UINT("inject_limit", &c->inject_limit, 256,
          "Messages of up to this many bytes (and no more than the provider's inject size) are "
          "injected: the send completes when the write is posted; larger ones complete when the "
-         "provider reports the write transmitted (0: inject only zero-byte messages)"},
-        {"ring_entries", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->ring_entries, 32,
-         NULL,
+         "provider reports the write transmitted (0: inject only zero-byte messages)"),
+        MCA_MATCH_BASE_PARAM_UINT("ring_entries", &c->ring_entries, 32,
          "Messages of a standard or ready send that fit the inject limit land in a ring of this "
          "many entries at the receiver, so that a send needs no grant of its own receive: the "
          "receiver grants every half ring (0: every message is granted; at most 64; needs 8 "
-         "bytes of completion data)"},
-        {"same_node", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->same_node, false, NULL,
+         "bytes of completion data)"),
+        MCA_MATCH_BASE_PARAM_SAME_NODE(&c->same_node, false,
          "Also serve pairs whose processes share a node (default: leave them to sm, ucx or the "
-         "PML)"},
-        {"ulfm", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->ulfm, false, NULL,
+         "PML)"),
+        MCA_MATCH_BASE_PARAM_BOOL("ulfm", &c->ulfm, false,
          "Also serve pairs when ULFM is on (mpirun --with-ft ulfm); default: leave them to the "
          "PML channel, since libfabric 1.17's tcp provider ended a survivor with a segmentation "
-         "fault inside fi_cq_read after a peer died (docs/fault-tolerance.md)"},
+         "fault inside fi_cq_read after a peer died (docs/fault-tolerance.md)"),
         {"provider_include", MCA_BASE_VAR_TYPE_STRING, OPAL_INFO_LVL_3, &c->provider_include, 0,
          NULL,
          "Comma-separated libfabric providers the channel may use, the first that fi_getinfo "
          "lists is taken (e.g. \"cxi\", \"efa\", \"opx,psm2\", \"tcp\"); empty: follow "
          "opal_common_ofi_provider_include, else opal_common_ofi_provider_exclude (whose "
          "default leaves out software providers such as tcp and sockets)"},
-        {"triggered", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->triggered, true, NULL,
+        MCA_MATCH_BASE_PARAM_BOOL("triggered", &c->triggered, true,
          "Where the provider has triggered operations (FI_TRIGGER and FI_RMA_EVENT): post a "
          "matched send that a queue starts later as a triggered write when it is enqueued, and "
-         "have its start set it off by bumping a counter (contiguous sends only)"},
+         "have its start set it off by bumping a counter (contiguous sends only)"),
     };
 
     (void) mca_match_base_register_params(v, params, sizeof(params) / sizeof(params[0]));

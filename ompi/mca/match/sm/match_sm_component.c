@@ -29,17 +29,17 @@ static int match_sm_register(void)
     const mca_match_base_param_t params[] = {
         MCA_MATCH_BASE_PARAM_PRIORITY(&c->priority, 40,
          "Priority of the sm match component (channels between processes of one node; above pml)"),
-        {"chunk_size", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->chunk_size, 8192, NULL,
+        MCA_MATCH_BASE_PARAM_UINT("chunk_size", &c->chunk_size, 8192,
          "Bytes of one entry of a channel's ring (messages larger than that are pipelined "
-         "through the ring)"},
-        {"ring_chunks", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->ring_chunks, 4, NULL,
-         "Entries of a channel's ring (chunks in flight of a pipelined message)"},
+         "through the ring)"),
+        MCA_MATCH_BASE_PARAM_UINT("ring_chunks", &c->ring_chunks, 4,
+         "Entries of a channel's ring (chunks in flight of a pipelined message)"),
         MCA_MATCH_BASE_PARAM_MAX_CHANNELS(&c->max_channels, 1024,
          "Matched sends of this process that may use a shared-memory channel at a time (the "
          "segment's size is fixed by it; later pairs fall back)"),
-        {"single_copy", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->single_copy, true, NULL,
+        MCA_MATCH_BASE_PARAM_BOOL("single_copy", &c->single_copy, true,
          "Let the receiver read large contiguous messages from the sender's buffer with "
-         "process_vm_readv where the kernel allows it (checked per peer)"},
+         "process_vm_readv where the kernel allows it (checked per peer)"),
         {"single_copy_threshold", MCA_BASE_VAR_TYPE_SIZE_T, OPAL_INFO_LVL_5,
          &c->single_copy_threshold, 16384, NULL,
          "Bytes from which a contiguous message is read by single copy"},

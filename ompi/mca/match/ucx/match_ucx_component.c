@@ -79,18 +79,17 @@ static int match_ucx_register(void)
         MCA_MATCH_BASE_PARAM_MAX_CHANNELS(&c->max_channels, 4096,
          "Channel halves (matched sends and receives) of this process that may use UCX at a "
          "time (the registered region's size is fixed by it; later pairs fall back)"),
-        {"eager_limit", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, &c->eager_limit, 1024,
-         NULL,
+        MCA_MATCH_BASE_PARAM_UINT("eager_limit", &c->eager_limit, 1024,
          "Messages of up to this many bytes are written into a ring of the receiver's (one may "
          "be in flight before its receive starts; up to 56 bytes, one line each, 15 may); "
          "larger ones go by UCX's rendezvous into the receive buffer once the receive has "
-         "started"},
-        {"same_node", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->same_node, true, NULL,
+         "started"),
+        MCA_MATCH_BASE_PARAM_SAME_NODE(&c->same_node, true,
          "Also serve pairs whose processes share a node (the sm component, of higher priority, "
-         "takes them first when it is selected)"},
-        {"map_peer", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, &c->map_peer, true, NULL,
+         "takes them first when it is selected)"),
+        MCA_MATCH_BASE_PARAM_BOOL("map_peer", &c->map_peer, true,
          "When UCX maps a peer's region into this process (shared-memory transports), write "
-         "flags, grants and eager messages with stores instead of puts"},
+         "flags, grants and eager messages with stores instead of puts"),
     };
 
     return mca_match_base_register_params(&c->super.matchm_version, params,
