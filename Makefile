@@ -26,6 +26,8 @@
 #   make check-asan  the fork built with AddressSanitizer and UBSan into
 #                 build-asan/ and install-asan/, then every test on it; the
 #                 reports sorted into ours and stock's (tests/asan/)
+#   make check-tsan  the cases that run our code on several threads, with
+#                 our files built with ThreadSanitizer (tests/tsan/)
 #   make dist     the release tarball dist/openmpi-BASE-queue-X.Y.Z.tar.bz2
 #                 and its .sha256 (X.Y.Z: config/ompi_queue_version.m4)
 #   make check-dist  make dist, then build that tarball as a site would and
@@ -42,7 +44,7 @@ export OMPI_BASE
 endif
 NP ?= 4
 
-.PHONY: all build demo demo-graphs check check-quick test check-mpich check-asan dist check-dist clean distclean
+.PHONY: all build demo demo-graphs check check-quick test check-mpich check-asan check-tsan dist check-dist clean distclean
 
 all: build
 
@@ -66,6 +68,9 @@ check-mpich:
 
 check-asan:
 	bash tests/asan/check-asan.sh
+
+check-tsan:
+	bash tests/tsan/check-tsan.sh
 
 dist:
 	bash contrib/queue/dist.sh

@@ -14,6 +14,7 @@
 # stock header inlined into a patched file, and one in a test's log that
 # names a file of ours without its folder.  Ours and
 # patched must count as ours, the others as stock's, and the run must fail.
+# Then ThreadSanitizer's reports, with the rules of make check-tsan.
 
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -83,5 +84,68 @@ expect '^sanitizer report, stock: null pointer passed as argument 2.* at ompi/mc
     "a report in a stock header named with ../ counts as stock's, though it is inlined into a file of ours"
 expect '^sanitizer reports: 3 in our code, 3 in stock code$' "the summary"
 [ "$rc" = 1 ] || { echo "FAIL: reports in our code must fail the run (exit $rc)"; fail=1; }
+
+# ThreadSanitizer's reports (make check-tsan): a place for each access, the
+# lines of a patched file that no patch changed are stock's (--pristine, the
+# release's copy of the file), and a race on a free-list item with one
+# access in stock code is stock's
+mkdir -p "$tmp/pristine/openmpi-5.0.7/ompi/mca/pml/ob1" "$tmp/treports" "$tree/opal/class"
+printf 'one\ntwo\nfour\n' > "$tmp/pristine/openmpi-5.0.7/ompi/mca/pml/ob1/pml_ob1_irecv.c"
+printf 'one\ntwo\nthree, ours\nfour\n' > "$tree/ompi/mca/pml/ob1/pml_ob1_irecv.c"
+touch "$tree/opal/class/opal_lifo.h"
+echo "ompi/mca/pml/ob1/pml_ob1_irecv.c" >> "$tmp/patched"
+tar -C "$tmp/pristine" -cJf "$tmp/pristine.tar.xz" openmpi-5.0.7
+race() {   # first-access-frame second-access-frame [allocation-frame]
+    echo "=================="
+    echo "WARNING: ThreadSanitizer: data race (pid=201)"
+    echo "  Write of size 8 at 0x7b04 by thread T1:"
+    echo "    #0 $1 (libmpi.so.40+0x1)"
+    echo ""
+    echo "  Previous read of size 8 at 0x7b04 by main thread:"
+    echo "    #0 $2 (libmpi.so.40+0x2)"
+    echo ""
+    if [ -n "${3:-}" ]; then
+        echo "  Location is heap block of size 64 at 0x7b00 allocated by thread T1:"
+        echo "    #0 malloc tsan_interceptors_posix.cpp:647 (libtsan.so+0x3ebb8)"
+        echo "    #1 $3 (libopen-pal.so.80+0x3)"
+        echo ""
+    fi
+    echo "  Thread T1 (tid=202, running) created by main thread at:"
+    echo "    #0 pthread_create tsan_interceptors_posix.cpp:1001 (libtsan.so+0x5e686)"
+    echo "    #1 main $tree/ompi/mca/match/base/match_base_ft.c:7 (queue_threads+0x15bf)"
+    echo ""
+    echo "SUMMARY: ThreadSanitizer: data race"
+    echo "=================="
+}
+{
+    race "mca_match_base_ft_check $tree/ompi/mca/match/base/match_base_ft.c:42" \
+         "opal_lifo_pop_atomic $tree/opal/class/opal_lifo.h:150"
+    race "mca_pml_ob1_irecv $tree/ompi/mca/pml/ob1/pml_ob1_irecv.c:2" \
+         "opal_lifo_pop_atomic $tree/opal/class/opal_lifo.h:150"
+    race "mca_pml_ob1_irecv $tree/ompi/mca/pml/ob1/pml_ob1_irecv.c:3" \
+         "opal_lifo_pop_atomic $tree/opal/class/opal_lifo.h:150"
+    race "mca_pml_ob1_irecv $tree/ompi/mca/pml/ob1/pml_ob1_irecv.c:2" \
+         "mca_match_base_ft_check $tree/ompi/mca/match/base/match_base_ft.c:50" \
+         "opal_free_list_grow_st <null>"
+    race "mca_match_base_ft_check $tree/ompi/mca/match/base/match_base_ft.c:60" \
+         "mca_match_base_ft_check $tree/ompi/mca/match/base/match_base_ft.c:61" \
+         "opal_free_list_grow_st <null>"
+} > "$tmp/treports/tsan.queue_threads.201"
+out=$(python3 "$root/tests/asan/sort-reports.py" --root "$root" --tree "$tree" \
+      --patched "$tmp/patched" --pristine "$tmp/pristine.tar.xz" "$tmp/treports")
+rc=$?
+echo "$out"
+expect '^sanitizer report, ours: data race at ompi/mca/match/base/match_base_ft.c:42 \(mca_match_base_ft_check\) and opal/class/opal_lifo.h:150 ' \
+    "a race of ours with stock code counts as ours"
+expect '^sanitizer report, stock: data race at ompi/mca/pml/ob1/pml_ob1_irecv.c:2 ' \
+    "a race on a line of a patched file that no patch changed counts as stock's"
+expect '^sanitizer report, ours: data race at ompi/mca/pml/ob1/pml_ob1_irecv.c:3 ' \
+    "a race on a line a patch added counts as ours"
+expect '^sanitizer report, stock: data race at .*match_base_ft.c:50 \(mca_match_base_ft_check\) \(a free-list item\) ' \
+    "a race on a free-list item with stock code counts as stock's"
+expect '^sanitizer report, ours: data race at ompi/mca/match/base/match_base_ft.c:60 .* and ompi/mca/match/base/match_base_ft.c:61 ' \
+    "a race on a free-list item between two accesses of ours counts as ours"
+expect '^sanitizer reports: 3 in our code, 2 in stock code$' "the summary of the ThreadSanitizer reports"
+[ "$rc" = 1 ] || { echo "FAIL: ThreadSanitizer reports in our code must fail the run (exit $rc)"; fail=1; }
 [ "$fail" = 0 ] && echo "OK: sanitizer reports sorted"
 exit "$fail"

@@ -40,7 +40,10 @@
 # (default $OMPI_QUEUE_BUILD/test-logs): the logs, the plans and the verdict
 # files (a run inside a case of make check needs its own);
 # OMPI_QUEUE_SANITIZE=0 leaves out the sanitizer pass,
-# OMPI_QUEUE_SANITIZE_LIST gives it another list.
+# OMPI_QUEUE_SANITIZE_LIST gives it another list; OMPI_QUEUE_SANITIZER=tsan
+# makes it a ThreadSanitizer pass over tests/tsan/check.list (make
+# check-tsan, tests/tsan/check-tsan.sh), and OMPI_QUEUE_SANITIZE_ONLY=1 runs
+# the pass alone, without the plan of stage 1.
 
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../contrib/queue/common.sh"
@@ -73,10 +76,20 @@ plan_of() {   # list label -> the plan on stdout
 if [ "$show_plan" = 1 ]; then
     plan_of tests/tests.list "" scripts
     exit
-elif [ "$show_plan" = count ]; then
-    python3 tests/plan.py --count --scripts --gpu "$GPU" ${tier:+--tier "$tier"} "$filter" "$case_filter"
+fi
+# the sanitizer pass of stage 2: which sanitizer, over which list
+san=${OMPI_QUEUE_SANITIZER:-asan}
+case "$san" in
+asan|tsan) ;;
+*) echo "OMPI_QUEUE_SANITIZER=$san: asan or tsan"; echo "0 passed, 1 failed"; exit 1 ;;
+esac
+sanitize_list=${OMPI_QUEUE_SANITIZE_LIST:-tests/$san/check.list}
+sanitize_only=${OMPI_QUEUE_SANITIZE_ONLY:-0}
+if [ "$show_plan" = count ]; then
+    [ "$sanitize_only" = 1 ] \
+        || python3 tests/plan.py --count --scripts --gpu "$GPU" ${tier:+--tier "$tier"} "$filter" "$case_filter"
     if [ "$tier" != quick ]; then
-        python3 tests/plan.py --count --list tests/asan/check.list --label asan --gpu "$GPU" \
+        python3 tests/plan.py --count --list "$sanitize_list" --label "$san" --gpu "$GPU" \
             "$filter" "$case_filter"
         echo "and the sanitizer pass's own verdict (its reports sorted)"
     fi
@@ -118,84 +131,113 @@ verdict() {   # VERDICT id name log: one verdict file of the runner's kind
 
 # 1. the plan: the script checks and every case of tests/tests.list
 plan=$logdir/plan.tsv
-if ! plan_of tests/tests.list "" scripts > "$plan" 2> "$logdir/plan.log"; then
+if [ "$sanitize_only" = 1 ]; then
+    : > "$plan"
+elif ! plan_of tests/tests.list "" scripts > "$plan" 2> "$logdir/plan.log"; then
     verdict FAIL plan "the plan of tests/tests.list" "$logdir/plan.log"
 else
     python3 tests/run-plan.py run "$plan" "$verdicts" --logdir "$logdir" --bindir "$bindir" \
         --jobs "$jobs"
 fi
-stage_end "the plan ($(($(wc -l < "$plan") - 1)) cases)"
+[ "$sanitize_only" = 1 ] || stage_end "the plan ($(($(wc -l < "$plan") - 1)) cases)"
 
 # 2. the sanitizer pass: the cases of tests/asan/check.list again, with our
 # C files (the overlay and every file patches/ touches) built with
 # AddressSanitizer and UndefinedBehaviorSanitizer (tests/asan/build-overlay.sh,
 # docs/sanitizers.md), then every report sorted into ours and stock's: one of
 # ours fails the pass.  OMPI_QUEUE_SANITIZE=0 leaves it out; make check-asan,
-# which instruments all of Open MPI, runs the whole list instead.
-sanitize_list=${OMPI_QUEUE_SANITIZE_LIST:-tests/asan/check.list}
+# which instruments all of Open MPI, runs the whole list instead.  With
+# OMPI_QUEUE_SANITIZER=tsan the same with ThreadSanitizer over the cases
+# that run our code on more than one thread (tests/tsan/check.list).
 [ "$tier" = quick ] && OMPI_QUEUE_SANITIZE=0
-asan_plan=$logdir/plan-asan.tsv
+san_plan=$logdir/plan-$san.tsv
 if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ]; then
-    plan_of "$sanitize_list" asan > "$asan_plan" 2> "$logdir/plan-asan.log" \
-        || verdict FAIL plan-asan "the plan of $sanitize_list" "$logdir/plan-asan.log"
+    plan_of "$sanitize_list" "$san" > "$san_plan" 2> "$logdir/plan-$san.log" \
+        || verdict FAIL "plan-$san" "the plan of $sanitize_list" "$logdir/plan-$san.log"
 fi
-if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$(wc -l < "$asan_plan")" -gt 1 ]; then
-    asan_logdir=$logdir/asan
-    asan_build_log=$logdir/asan-overlay.build.log
+if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$(wc -l < "$san_plan")" -gt 1 ]; then
+    san_logdir=$logdir/$san
+    san_build_log=$logdir/$san-overlay.build.log
     if [ "${OMPI_QUEUE_PREBUILT:-0}" = 1 ]; then
-        verdict SKIP asan-pass "asan pass (SKIP: a prebuilt bundle has no build tree to instrument)"
-    elif ! bash tests/asan/build-overlay.sh > "$asan_build_log" 2>&1; then
-        verdict FAIL asan-pass "asan pass (build of the instrumented overlay)" "$asan_build_log"
+        verdict SKIP "$san-pass" "$san pass (SKIP: a prebuilt bundle has no build tree to instrument)"
+    elif ! bash tests/asan/build-overlay.sh "$san" > "$san_build_log" 2>&1; then
+        verdict FAIL "$san-pass" "$san pass (build of the instrumented overlay)" "$san_build_log"
     else
-        overlay=$OMPI_QUEUE_BUILD/asan-overlay/$(basename "$OMPI_QUEUE_SRC")
-        reports=$logdir/asan-reports
-        rm -rf "$asan_logdir" "$reports"
-        mkdir -p "$reports" "$asan_logdir"
+        overlay=$OMPI_QUEUE_BUILD/$san-overlay/$(basename "$OMPI_QUEUE_SRC")
+        reports=$logdir/$san-reports
+        rm -rf "$san_logdir" "$reports"
+        mkdir -p "$reports" "$san_logdir"
         # only the ranks (mpirun -x) load the instrumented libraries, with
-        # the sanitizers' runtime first; mpirun, its daemons and the scripts
+        # the sanitizer's runtime first; mpirun, its daemons and the scripts
         # around them run as in the rest of make check.  A memory error ends
-        # its process, UBSan reports and goes on, and the sort decides.
+        # its process, UBSan and TSan report and go on, and the sort decides.
         overlay_libs=$overlay/ompi/.libs:$overlay/opal/.libs:$overlay/ompi/mpi/fortran/mpif-h/.libs
         pass_args=(
-            -x "LD_PRELOAD=$(gcc -print-file-name=libasan.so)"
+            -x "LD_PRELOAD=$(gcc -print-file-name=lib$san.so)"
             -x "LD_LIBRARY_PATH=$overlay_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-            -x "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$reports/asan:log_exe_name=1"
-            -x "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=0:log_path=$reports/ubsan:log_exe_name=1"
             # the sanitizers keep freed memory in quarantine
             -x "QTEST_NO_RSS=1"
         )
+        if [ "$san" = asan ]; then
+            pass_args+=(
+                -x "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:log_path=$reports/asan:log_exe_name=1"
+                -x "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=0:log_path=$reports/ubsan:log_exe_name=1"
+            )
+        else
+            # stock code only, each with its reason (docs/sanitizers.md);
+            # a process runs 5 to 15 times slower: the watchdogs wait longer
+            pass_args+=(
+                -x "TSAN_OPTIONS=halt_on_error=0:exitcode=0:report_signal_unsafe=0:history_size=4:log_path=$reports/tsan:log_exe_name=1:suppressions=$OMPI_QUEUE_ROOT/tests/tsan/suppressions.txt"
+                -x "QTEST_TIMEOUT=${QTEST_TSAN_TIMEOUT:-300}"
+                # PMIx's gds/shmem2 maps its segment at a fixed address,
+                # inside what the runtime reserves for its shadow memory
+                -x "PMIX_MCA_gds=hash"
+                # Open MPI's and UCX's hooks of munmap and madvise run in
+                # glibc's teardown of an exiting thread, after the runtime
+                # let go of it, and crash there: neither is installed
+                -x "OMPI_MCA_memory=^patcher"
+                -x "UCX_MEM_MMAP_HOOK_MODE=none" -x "UCX_MEM_MALLOC_HOOKS=no" -x "UCX_MEM_EVENTS=no"
+            )
+        fi
         # the ranks must load the instrumented library, not the installed one
-        loaded=$("$MPIRUN" -n 1 "${pass_args[@]}" ldd "$PREFIX/bin/ompi_info" 2>&1 \
+        # (the loader lists what it would load: ldd is a shell script, and
+        # bash does not run under ThreadSanitizer's runtime)
+        loaded=$("$MPIRUN" -n 1 "${pass_args[@]}" -x LD_TRACE_LOADED_OBJECTS=1 "$PREFIX/bin/ompi_info" 2>&1 \
                  | sed -n 's/^[[:space:]]*libmpi\.so[^ ]* => \([^ ]*\).*/\1/p')
         if [ "$loaded" != "$overlay/ompi/.libs/libmpi.so.40" ]; then
-            echo "ranks load libmpi from: $loaded" >> "$asan_build_log"
-            verdict FAIL asan-pass "asan pass (ranks do not load the instrumented libmpi)" "$asan_build_log"
+            echo "ranks load libmpi from: $loaded" >> "$san_build_log"
+            verdict FAIL "$san-pass" "$san pass (ranks do not load the instrumented libmpi)" "$san_build_log"
         else
             margs=()
             for a in "${pass_args[@]}"; do
                 margs+=("--mpirun-arg=$a")
             done
-            asan_ran=1
+            san_ran=1
             # and the overlay's queue/emulated, instrumented with the rest
             OMPI_QUEUE_TEST_COMPONENTS=$overlay/ompi/mca/queue/emulated/.libs \
-                python3 tests/run-plan.py run "$asan_plan" "$verdicts" --logdir "$asan_logdir" \
+                python3 tests/run-plan.py run "$san_plan" "$verdicts" --logdir "$san_logdir" \
                 --bindir "$bindir" --jobs "$jobs" "${margs[@]}"
-            sort_log=$asan_logdir/sanitizer-reports.log
+            sort_log=$san_logdir/sanitizer-reports.log
+            # a TSan report on a line of a patched file that no patch changed is stock's
+            pristine=()
+            if [ "$san" = tsan ]; then
+                pristine=(--pristine "$(bash contrib/queue/fetch-upstream.sh --no-download)")
+            fi
             if python3 tests/asan/sort-reports.py --root "$OMPI_QUEUE_ROOT" --tree "$overlay" \
-                   --patched "$OMPI_QUEUE_BUILD/.patched-files" "$reports" "$asan_logdir" \
+                   --patched "$OMPI_QUEUE_BUILD/.patched-files" "${pristine[@]}" "$reports" "$san_logdir" \
                    > "$sort_log" 2>&1; then
-                verdict PASS asan-pass "asan pass: no sanitizer report in our code ($(tail -n 1 "$sort_log"))"
+                verdict PASS "$san-pass" "$san pass: no sanitizer report in our code ($(tail -n 1 "$sort_log"))"
             else
-                verdict FAIL asan-pass "asan pass: sanitizer reports in our code" "$sort_log"
+                verdict FAIL "$san-pass" "$san pass: sanitizer reports in our code" "$sort_log"
             fi
         fi
     fi
-    stage_end "the sanitizer pass (its build included)"
+    stage_end "the $san pass (its build included)"
 fi
 
 # skipped cases and known stock failures are neither passed nor failed; the
 # last line is the summary of every verdict file
 summary_plans=()
 [ -s "$plan" ] && summary_plans+=(--plan "$plan")
-[ "${asan_ran:-0}" = 1 ] && summary_plans+=(--plan "$asan_plan")
+[ "${san_ran:-0}" = 1 ] && summary_plans+=(--plan "$san_plan")
 python3 tests/run-plan.py summary "$verdicts" "${summary_plans[@]}"

@@ -56,12 +56,17 @@ static inline void ompi_request_collapse_if_complete(ompi_request_t **request)
         *request = OMPI_REQUEST_EMPTY_DONE;
         return;
     }
-    if (!REQUEST_COMPLETE(req) || MPI_SUCCESS != req->req_status.MPI_ERROR ||
-        req->req_status._cancelled || req->req_persistent) {
+    /* Another thread's progress may complete the request while this one
+     * looks at it: the PML writes the status, then ompi_request_complete
+     * publishes the completion by its atomic swap of req_complete.  This
+     * acquire load pairs with that swap, so that the status read below is
+     * the one written before it (a plain load here raced with the swap,
+     * ThreadSanitizer's make check-tsan, request_empty_threads). */
+    if (REQUEST_COMPLETED != (void *) __atomic_load_n(&req->req_complete, __ATOMIC_ACQUIRE) ||
+        MPI_SUCCESS != req->req_status.MPI_ERROR || req->req_status._cancelled ||
+        req->req_persistent) {
         return;
     }
-    /* the status and the completion must be read before the free */
-    opal_atomic_rmb();
     if (OMPI_SUCCESS == ompi_request_free(request)) {
         *request = OMPI_REQUEST_EMPTY_DONE;
     }

@@ -7,28 +7,42 @@
 #
 # $HEADER$
 #
-# The sanitizer pass of make check (tests/run-tests.sh) needs our code
-# instrumented, and a whole instrumented build (make check-asan) takes
-# longer than CI has.  This copies the built tree (build/openmpi-5.0.7)
-# to build/asan-overlay/ and recompiles there, with AddressSanitizer and
-# UndefinedBehaviorSanitizer, only the C files that are ours: the overlay
-# and every file patches/ touches.  Open MPI's libraries are relinked in
-# that copy; nothing is installed.  The ranks of the pass load them
-# through LD_LIBRARY_PATH, with the sanitizers' runtime preloaded
-# (tests/run-tests.sh, stage 3), and run the same test programs and mpirun
-# as the rest of make check.
+# The sanitizer passes need our code instrumented, and a whole instrumented
+# build (make check-asan) takes longer than CI has.  This copies the built
+# tree (build/openmpi-5.0.7) to build/KIND-overlay/ and recompiles there
+# only the C files that are ours, the overlay and every file patches/
+# touches: with AddressSanitizer and UndefinedBehaviorSanitizer for make
+# check's pass (asan), with ThreadSanitizer for make check-tsan (tsan).
+# Open MPI's libraries are relinked in that copy; nothing is installed.
+# The ranks of a pass load them through LD_LIBRARY_PATH, with the
+# sanitizer's runtime preloaded (tests/run-tests.sh, stage 2), and run the
+# same test programs and mpirun as the rest of make check.
 #
-# Usage: tests/asan/build-overlay.sh  (after contrib/queue/build.sh)
+# Usage: tests/asan/build-overlay.sh [asan|tsan]  (after contrib/queue/build.sh)
 # The copy is kept while the built tree and our sources are unchanged.
 
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../../contrib/queue/common.sh"
 
+kind=${1:-asan}
+case "$kind" in
+asan) san="-fsanitize=address,undefined -fno-omit-frame-pointer"; init=__asan_init ;;
+# ThreadSanitizer does not model fences, and OPAL's atomics pair relaxed
+# or acquire-only operations with them (opal_atomic_wmb before a swap, for
+# one): the pass compiles every atomic operation sequentially consistent,
+# which is what the fences beside them make them, so that what it reports
+# is plain accesses that no atomic operation orders (docs/sanitizers.md)
+tsan) san="-fsanitize=thread -Wno-tsan"
+      for o in RELAXED CONSUME ACQUIRE RELEASE ACQ_REL; do
+          san="$san -D__ATOMIC_$o=__ATOMIC_SEQ_CST"
+      done
+      init=__tsan_init ;;
+*) die "usage: $0 [asan|tsan]" ;;
+esac
 tree=$OMPI_QUEUE_SRC
-copy_top=$OMPI_QUEUE_BUILD/asan-overlay
+copy_top=$OMPI_QUEUE_BUILD/$kind-overlay
 copy=$copy_top/$(basename "$tree")
 stamp=$copy_top/.stamp
-san="-fsanitize=address,undefined -fno-omit-frame-pointer"
 
 [ -f "$tree/ompi/.libs/libmpi.so" ] || die "no built tree in $tree: run contrib/queue/build.sh first"
 
@@ -66,7 +80,7 @@ log "instrumented overlay: make -j$jobs (${#ours[@]} C files; log: $copy_top/mak
 
 # the library the ranks load must be the instrumented one
 # (grep reads it all: a grep -q that stops early fails the pipeline)
-nm -D "$copy/ompi/.libs/libmpi.so" | grep ' U __asan_init' > /dev/null \
-    || die "instrumented overlay: $copy/ompi/.libs/libmpi.so has no AddressSanitizer calls"
+nm -D "$copy/ompi/.libs/libmpi.so" | grep " U $init" > /dev/null \
+    || die "instrumented overlay: $copy/ompi/.libs/libmpi.so has no $kind calls ($init)"
 echo "$want" > "$stamp"
 log "instrumented overlay: done ($((SECONDS - t0)) s)"

@@ -8,16 +8,28 @@
 # $HEADER$
 #
 """Sorts sanitizer reports into ours and stock's (make check's sanitizer pass,
-tests/asan/check-asan.sh).
+tests/asan/check-asan.sh, tests/tsan/check-tsan.sh).
 
-A report is the text of one AddressSanitizer error or one UndefinedBehavior-
-Sanitizer "runtime error" with its stack, found in the files of the folders
-given (the sanitizers' log files, and the test logs: under mpirun the reports
-reach the ranks' standard error).  Its place is its first frame in the Open MPI
-tree (the build tree's openmpi-5.0.7/) or in tests/: ours when that file is one
-of this repository's (the overlay, a test) or one that patches/ touches,
-stock's otherwise; a report with no such frame is stock's (UCX, libfabric, the
-C library).  UBSan names the file as it was compiled, often without its
+A report is the text of one AddressSanitizer error, one UndefinedBehavior-
+Sanitizer "runtime error" or one ThreadSanitizer warning with its stacks, found
+in the files of the folders given (the sanitizers' log files, and the test logs:
+under mpirun the reports reach the ranks' standard error).  Its place is its
+first frame in the Open MPI tree (the build tree's openmpi-5.0.7/) or in tests/:
+ours when that file is one of this repository's (the overlay, a test) or one
+that patches/ touches, stock's otherwise; a report with no such frame is
+stock's (UCX, libfabric, the C library).  A ThreadSanitizer report has a place
+for each access it names (a data race: the two accesses; the stacks of where
+a thread, a mutex or a heap block was made are not places) and is ours when
+any of them is.  With --pristine (the release tarball), a frame in a file that
+patches/ touches is ours only on a line the patches added or changed: the
+other lines of such a file are stock code (ThreadSanitizer's reports of stock
+races land on them, in the request and free-list code ob1 and cm share).
+A ThreadSanitizer race on memory of an Open MPI free list (the heap block
+allocated by opal_free_list_grow_st) with one access in stock code is stock's:
+the list hands its items from thread to thread through opal_lifo, whose
+compare-and-swap has no release order and relies on fences, which the
+runtime does not model, so the last use of an item before its return and the
+first after its next allocation look like a race.  UBSan names the file as it was compiled, often without its
 folder or from a folder of the build (../../ompi/...): the file of ours, or
 else of stock, whose path ends with it.  Reports with the same kind and place
 are counted once.  Exit 1 when any report is ours.
@@ -31,8 +43,45 @@ import sys
 from collections import OrderedDict
 
 FRAME = re.compile(r'^\s*#\d+ 0x[0-9a-f]+ in (\S+) (\S+?):(\d+)(?::\d+)?\s*$')
+# ThreadSanitizer: "#0 function file:line (module+0x...)"
+TSAN_FRAME = re.compile(r'^\s*#\d+ (\S+) (\S+?):(\d+)(?::\d+)? \(\S+\)\s*$')
 ASAN_HEAD = re.compile(r'ERROR: AddressSanitizer: (\S+)')
 UBSAN_HEAD = re.compile(r'^(\S+?):(\d+):\d+: runtime error: (.*)$')
+# a frame in Open MPI's libraries without a source line: stock code, which
+# the passes leave uninstrumented and without debug information
+TSAN_STOCK_FRAME = re.compile(r'^\s*#\d+ (\S+) <null> \(((?:libmpi|libopen-pal|libmpi_mpifh|mca_)[^+ ]*)'
+                              r'\+0x[0-9a-f]+\)\s*$')
+TSAN_HEAD = re.compile(r'WARNING: ThreadSanitizer: (.+?)(?: \(pid=\d+\))?\s*$')
+TSAN_END = re.compile(r'^(SUMMARY: ThreadSanitizer|={18})')
+# the stacks of a ThreadSanitizer report that are not accesses
+TSAN_CONTEXT = re.compile(r'^\s*(Thread T\d+ .*created|Mutex M\d+ .*created at|Location is)')
+
+
+def changed_lines(tarball, tree, patched):
+    """For each file patches/ touches: the set of its lines (1-based, in the
+    built tree) that differ from the release; None for a file the release
+    lacks (all of it is ours)."""
+    import difflib
+    import tarfile
+    out = dict((f, None) for f in patched)
+    with tarfile.open(tarball) as tf:
+        for m in tf:
+            parts = m.name.split('/', 1)
+            if len(parts) != 2 or parts[1] not in out or not m.isfile():
+                continue
+            old = tf.extractfile(m).read().decode('utf-8', 'replace').splitlines()
+            try:
+                with open(os.path.join(tree, parts[1]), errors='replace') as f:
+                    new = f.read().splitlines()
+            except OSError:
+                continue
+            lines = set()
+            sm = difflib.SequenceMatcher(None, old, new, autojunk=False)
+            for tag, _, _, j1, j2 in sm.get_opcodes():
+                if tag in ('replace', 'insert'):
+                    lines.update(range(j1 + 1, j2 + 1))
+            out[parts[1]] = lines
+    return out
 
 
 def repo_files(root):
@@ -51,13 +100,16 @@ def relative(path, tree, root):
 
 
 def split_reports(text):
-    """One report per ASan error or UBSan runtime error."""
+    """One report per ASan error, UBSan runtime error or TSan warning."""
     reports, current = [], []
     for line in text.splitlines():
-        if ASAN_HEAD.search(line) or UBSAN_HEAD.match(line):
+        if ASAN_HEAD.search(line) or UBSAN_HEAD.match(line) or TSAN_HEAD.search(line):
             if current:
                 reports.append(current)
             current = [line]
+        elif current and TSAN_HEAD.search(current[0]) and TSAN_END.match(line):
+            reports.append(current)
+            current = []
         elif current:
             current.append(line)
     if current:
@@ -93,6 +145,45 @@ def resolve(path, tree, root, ours, stock):
     return None
 
 
+def tsan_places(report, tree, root, ours, stock):
+    """The place of each access stack of a ThreadSanitizer report."""
+    places, want, found = [], False, False
+    for line in report[1:]:
+        if not line.strip():
+            want = False
+            continue
+        if not line.startswith(' ' * 4):
+            # a stack's heading: "  Write of size 8 at ... by thread T1:"
+            want = not TSAN_CONTEXT.match(line) and line.rstrip().endswith(':')
+            found = False
+            continue
+        if not want or found:
+            continue
+        m = TSAN_FRAME.match(line)
+        if m:
+            rel = resolve(m.group(2), tree, root, ours, stock)
+            if rel is not None:
+                places.append((m.group(1), rel, m.group(3)))
+                found = True
+            continue
+        m = TSAN_STOCK_FRAME.match(line)
+        if m:
+            places.append((m.group(1), m.group(2), '0'))
+            found = True
+    return places
+
+
+def free_list_item(report):
+    """Whether a ThreadSanitizer report's memory is an item of a free list."""
+    heap = False
+    for line in report[1:]:
+        if line.startswith('  ') and not line.startswith(' ' * 4):
+            heap = 'heap block' in line and 'allocated by' in line
+        elif heap and 'opal_free_list_grow' in line:
+            return True
+    return False
+
+
 def place(report, tree, root, ours, stock):
     head = UBSAN_HEAD.match(report[0])
     candidates = []
@@ -114,15 +205,27 @@ def main():
     ap.add_argument('--root', required=True)
     ap.add_argument('--tree', required=True)
     ap.add_argument('--patched', required=True)
+    ap.add_argument('--pristine', help='the release tarball: see --help of the module')
     ap.add_argument('folders', nargs='+')
     args = ap.parse_args()
     args.root, args.tree = os.path.abspath(args.root), os.path.abspath(args.tree)
 
     ours_files = repo_files(args.root)
+    patched = set()
     if os.path.exists(args.patched):
         with open(args.patched) as f:
-            ours_files |= set(line.strip() for line in f if line.strip())
+            patched = set(line.strip() for line in f if line.strip())
+    changed = changed_lines(args.pristine, args.tree, patched - ours_files) if args.pristine else {}
+    ours_files |= patched
     stock_files = tree_files(args.tree) - ours_files
+
+    def is_ours(rel, lineno):
+        if rel.startswith('tests/'):
+            return True
+        if rel not in ours_files:
+            return False
+        lines = changed.get(rel)
+        return rel not in changed or lines is None or int(lineno) in lines
 
     seen = OrderedDict()
     files = []
@@ -138,16 +241,33 @@ def main():
         program = name.split('.')[1] if name.startswith(('asan.', 'ubsan.')) else name
         for report in split_reports(text):
             asan = ASAN_HEAD.search(report[0])
-            kind = asan.group(1) if asan else UBSAN_HEAD.match(report[0]).group(3)
+            tsan = TSAN_HEAD.search(report[0])
+            if asan:
+                kind = asan.group(1)
+            elif tsan:
+                kind = tsan.group(1)
+            else:
+                kind = UBSAN_HEAD.match(report[0]).group(3)
             # one defect at other addresses is one report
             kind = re.sub(r'0x[0-9a-f]+', '0x...', kind)
-            where = place(report, args.tree, args.root, ours_files, stock_files)
-            if where is None:
+            if tsan:
+                wheres = tsan_places(report, args.tree, args.root, ours_files, stock_files)
+            else:
+                where = place(report, args.tree, args.root, ours_files, stock_files)
+                wheres = [] if where is None else [where]
+            if not wheres:
                 owner, at = 'stock', 'outside Open MPI'
             else:
-                func, rel, lineno = where
-                owner = 'ours' if rel in ours_files or rel.startswith('tests/') else 'stock'
-                at = '%s:%s%s' % (rel, lineno, ' (%s)' % func if func else '')
+                owner, ats = 'stock', []
+                mine = [is_ours(rel, lineno) for _, rel, lineno in wheres]
+                for func, rel, lineno in wheres:
+                    ats.append('%s:%s%s' % (rel, lineno, ' (%s)' % func if func else ''))
+                at = ' and '.join(ats)
+                owner = 'ours' if any(mine) else 'stock'
+                if tsan and owner == 'ours' and not all(mine) and free_list_item(report):
+                    owner = 'stock'
+                    at += ' (a free-list item)'
+
             key = (owner, kind, at)
             if key not in seen:
                 seen[key] = [0, program]
