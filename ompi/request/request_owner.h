@@ -46,6 +46,25 @@
 
 BEGIN_C_DECLS
 
+/**
+ * REQUEST_COMPLETE with acquire order, for code that reads a request's
+ * status, or frees or reuses it, once it is complete, while another thread
+ * may complete it: the completing thread writes the status, then publishes
+ * the completion by ompi_request_complete's atomic swap of req_complete
+ * (or a store), and this load pairs with it.  (REQUEST_COMPLETE is a plain
+ * load: ThreadSanitizer reports it racing with the swap, and the reads
+ * after it with the writes before.)
+ *
+ * @param[in] req  the request
+ * @return true when the request is complete
+ *
+ * Any thread.
+ */
+static inline bool ompi_request_seen_complete(ompi_request_t *req)
+{
+    return REQUEST_COMPLETED == (void *) __atomic_load_n(&req->req_complete, __ATOMIC_ACQUIRE);
+}
+
 /** How long a completion call waits: the rule an owner that drives follows. */
 typedef enum {
     OMPI_REQUEST_OWNER_TEST = 0,  /**< MPI_Test and its array forms: one pass */

@@ -56,7 +56,11 @@ static opal_atomic_int64_t ompi_async_progress_watched_sleeps = 0;
  * (ompi_async_progress_kick).  A kick bumps kicks and then looks at
  * sleeping; the thread sets sleeping and then compares kicks with the value
  * it read before its last progress call: one of the two sees the other, so
- * no work handed over while it goes to sleep waits for the timeout. */
+ * no work handed over while it goes to sleep waits for the timeout.  Both
+ * sides store, then load, the other's word: every one of those four
+ * accesses is sequentially consistent, which is what makes "one sees the
+ * other" hold.  The thread reads kicks with acquire order before each
+ * progress call, so that the call sees the work of every kick it read. */
 static pthread_mutex_t ompi_async_progress_sleep_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ompi_async_progress_sleep_cond;
 static opal_atomic_int32_t ompi_async_progress_kicks = 0;
@@ -64,8 +68,7 @@ static volatile int32_t ompi_async_progress_sleeping = 0;
 
 static inline bool ompi_async_progress_is_running(void)
 {
-    opal_atomic_rmb();
-    return 0 != ompi_async_progress_running;
+    return 0 != __atomic_load_n(&ompi_async_progress_running, __ATOMIC_ACQUIRE);
 }
 
 static int ompi_async_progress_watched_sleeps_get(const mca_base_pvar_t *pvar, void *value,
@@ -168,19 +171,19 @@ static bool ompi_async_progress_sleep(int32_t seen, long ns)
         ts.tv_sec++;
     }
     pthread_mutex_lock(&ompi_async_progress_sleep_lock);
-    ompi_async_progress_sleeping = 1;
-    opal_atomic_mb();
-    kicked = seen != ompi_async_progress_kicks;
+    __atomic_store_n(&ompi_async_progress_sleeping, 1, __ATOMIC_SEQ_CST);
+    kicked = seen != __atomic_load_n(&ompi_async_progress_kicks, __ATOMIC_SEQ_CST);
     if (!kicked) {
-        bool watched = 0 < ompi_async_progress_watched;
+        bool watched = 0 < __atomic_load_n(&ompi_async_progress_watched, __ATOMIC_RELAXED);
         (void) pthread_cond_timedwait(&ompi_async_progress_sleep_cond,
                                       &ompi_async_progress_sleep_lock, &ts);
-        kicked = seen != ompi_async_progress_kicks;
+        /* a kick signals under the lock: the lock orders its increment */
+        kicked = seen != __atomic_load_n(&ompi_async_progress_kicks, __ATOMIC_RELAXED);
         if (watched && !kicked) {
             (void) opal_atomic_add_fetch_64(&ompi_async_progress_watched_sleeps, 1);
         }
     }
-    ompi_async_progress_sleeping = 0;
+    __atomic_store_n(&ompi_async_progress_sleeping, 0, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&ompi_async_progress_sleep_lock);
     return kicked;
 }
@@ -198,9 +201,8 @@ void ompi_async_progress_watch_add(int32_t delta)
 
 void ompi_async_progress_kick(void)
 {
-    (void) opal_atomic_add_fetch_32(&ompi_async_progress_kicks, 1);
-    opal_atomic_mb();
-    if (0 != ompi_async_progress_sleeping) {
+    (void) __atomic_add_fetch(&ompi_async_progress_kicks, 1, __ATOMIC_SEQ_CST);
+    if (0 != __atomic_load_n(&ompi_async_progress_sleeping, __ATOMIC_SEQ_CST)) {
         pthread_mutex_lock(&ompi_async_progress_sleep_lock);
         pthread_cond_signal(&ompi_async_progress_sleep_cond);
         pthread_mutex_unlock(&ompi_async_progress_sleep_lock);
@@ -209,7 +211,9 @@ void ompi_async_progress_kick(void)
 
 #if defined(__linux__)
 /* The binding the thread inherited from its creator, restored by the thread
- * once the creator has moved it off the creator's core (rebind set) */
+ * once the creator has moved it off the creator's core: the creator writes
+ * bound, then sets rebind with release order; the thread reads rebind with
+ * acquire order, then bound. */
 static cpu_set_t ompi_async_progress_bound;
 static opal_atomic_int32_t ompi_async_progress_rebind = 0;
 #endif
@@ -262,14 +266,13 @@ static void *ompi_async_progress_main(opal_object_t *arg)
     (void) arg;
 
     while (ompi_async_progress_is_running()) {
-        int32_t seen = ompi_async_progress_kicks;
+        int32_t seen = __atomic_load_n(&ompi_async_progress_kicks, __ATOMIC_ACQUIRE);
 #if defined(__linux__)
-        if (0 != ompi_async_progress_rebind) {
+        if (0 != __atomic_load_n(&ompi_async_progress_rebind, __ATOMIC_ACQUIRE)) {
             /* moved off the creator's core: the whole binding again */
-            opal_atomic_rmb();
             (void) pthread_setaffinity_np(pthread_self(), sizeof(ompi_async_progress_bound),
                                           &ompi_async_progress_bound);
-            ompi_async_progress_rebind = 0;
+            __atomic_store_n(&ompi_async_progress_rebind, 0, __ATOMIC_RELAXED);
         }
 #endif
         if (0 < opal_progress()) {
@@ -277,14 +280,17 @@ static void *ompi_async_progress_main(opal_object_t *arg)
             sleep_ns = 1000;
             continue;
         }
-        if (0 < ompi_async_progress_busy) {
+        /* busy and watched are hints, read without order: a change is
+         * seen at the next turn */
+        if (0 < __atomic_load_n(&ompi_async_progress_busy, __ATOMIC_RELAXED)) {
             /* an execution waits for something only progress sees: never
              * sleep, but let a rank that shares this core run */
             sched_yield();
             continue;
         }
         long max_ns = (long) ompi_async_progress_max_sleep_us * 1000;
-        if (0 < ompi_async_progress_watched && 0 <= ompi_async_progress_watch_sleep_us) {
+        if (0 < __atomic_load_n(&ompi_async_progress_watched, __ATOMIC_RELAXED)
+            && 0 <= ompi_async_progress_watch_sleep_us) {
             /* a device may write a trigger at any moment: a sleep would
              * delay the start behind it by as long */
             long watch_ns = (long) ompi_async_progress_watch_sleep_us * 1000;
@@ -339,7 +345,7 @@ static int ompi_async_progress_launch(void)
     ompi_async_progress_thread.t_arg = NULL;
     (void) opal_atomic_swap_32(&ompi_async_progress_running, 1);
 #if defined(__linux__)
-    ompi_async_progress_rebind = 0;
+    __atomic_store_n(&ompi_async_progress_rebind, 0, __ATOMIC_RELAXED);
 #endif
     ret = opal_thread_start(&ompi_async_progress_thread);
     if (OPAL_SUCCESS != ret) {
@@ -352,8 +358,7 @@ static int ompi_async_progress_launch(void)
     /* the creator goes on running on its core */
     if (ompi_async_progress_leave(ompi_async_progress_thread.t_handle, ompi_async_progress_cpu())) {
 #if defined(__linux__)
-        opal_atomic_wmb();
-        ompi_async_progress_rebind = 1;
+        __atomic_store_n(&ompi_async_progress_rebind, 1, __ATOMIC_RELEASE);
 #endif
     }
     return OMPI_SUCCESS;

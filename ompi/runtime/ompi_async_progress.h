@@ -111,7 +111,7 @@ OMPI_DECLSPEC void ompi_async_progress_watch_add(int32_t delta);
  */
 static inline void ompi_async_progress_wake(void)
 {
-    if (0 != ompi_async_progress_running) {
+    if (0 != __atomic_load_n(&ompi_async_progress_running, __ATOMIC_RELAXED)) {
         ompi_async_progress_kick();
     }
 }

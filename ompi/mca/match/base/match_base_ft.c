@@ -36,6 +36,7 @@
 #include "ompi/mca/match/base/match_request.h"
 #include "ompi/request/request.h"
 #include "ompi/runtime/params.h"
+#include "ompi/request/request_owner.h"
 
 #if OPAL_ENABLE_FT_MPI
 
@@ -45,7 +46,7 @@ static bool match_base_ft_check(ompi_request_t *request)
     ompi_communicator_t *comm = request->req_mpi_object.comm;
     int err;
 
-    if (REQUEST_COMPLETE(request) || MCA_MATCH_STATE_MATCHED != req->mr_state) {
+    if (ompi_request_seen_complete(request) || MCA_MATCH_STATE_MATCHED != req->mr_state) {
         /* a match still pending is ended through its match operation
          * (match_base_ft_op_check), which is what a program waits for */
         return false;
@@ -58,7 +59,7 @@ static bool match_base_ft_check(ompi_request_t *request)
              * completion copied the cancel mark that the check uses) */
             request->req_status._cancelled = 0;
         }
-        return REQUEST_COMPLETE(request);
+        return ompi_request_seen_complete(request);
     }
     if (NULL == req->mr_chan_ops) {
         return false; /* MPI_PROC_NULL */
@@ -80,17 +81,17 @@ static bool match_base_ft_check(ompi_request_t *request)
         request->req_status._ucount = 0;
         mca_match_request_channel_done(req);
     }
-    return REQUEST_COMPLETE(request);
+    return ompi_request_seen_complete(request);
 }
 
 static bool match_base_ft_op_check(ompi_request_t *request)
 {
     mca_match_base_module_t *pairing = mca_match_base_selected_module;
 
-    if (!REQUEST_COMPLETE(request) && NULL != pairing && NULL != pairing->match_ft_sweep) {
+    if (!ompi_request_seen_complete(request) && NULL != pairing && NULL != pairing->match_ft_sweep) {
         pairing->match_ft_sweep();
     }
-    return REQUEST_COMPLETE(request);
+    return ompi_request_seen_complete(request);
 }
 
 int mca_match_base_ft_init(void)

@@ -178,7 +178,7 @@ static int match_request_free(ompi_request_t **request)
         }
         /* the completion claimed it first: it is finishing in another
          * thread, and touches the request until it is complete */
-        while (!REQUEST_COMPLETE(&req->super)) {
+        while (!ompi_request_seen_complete(&req->super)) {
             opal_atomic_rmb();
         }
     }
@@ -216,7 +216,7 @@ static int match_op_free(ompi_request_t **request)
 {
     mca_match_op_t *op = (mca_match_op_t *) *request;
 
-    if (!REQUEST_COMPLETE(&op->super)) {
+    if (!ompi_request_seen_complete(&op->super)) {
         /* its requests still point at it */
         return OMPI_ERR_REQUEST;
     }

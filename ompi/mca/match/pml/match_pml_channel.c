@@ -67,6 +67,7 @@
 #include "ompi/mca/match/pml/match_pml.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/runtime/mpiruntime.h"
+#include "ompi/request/request_owner.h"
 
 /* The band is reserved beside the collectives' tag ranges (coll_tags.h),
  * disjoint from all of them, and representable in every PML's tag field
@@ -164,7 +165,7 @@ static void match_pml_stop_recv(ompi_request_t **req)
     if (NULL == *req) {
         return;
     }
-    if (!REQUEST_COMPLETE(*req)) {
+    if (!ompi_request_seen_complete(*req)) {
         (void) ompi_request_cancel(*req);
         (void) ompi_request_wait_completion(*req);
     }
@@ -482,7 +483,7 @@ static int match_pml_poll(match_pml_comm_t *state, ompi_request_t **req, match_p
     size_t got;
     int source;
 
-    if (NULL == *req || !REQUEST_COMPLETE(*req) || state->stopping) {
+    if (NULL == *req || !ompi_request_seen_complete(*req) || state->stopping) {
         return 0;
     }
     got = (*req)->req_status._ucount;
@@ -524,7 +525,7 @@ static int match_pml_progress(void)
         events += match_pml_poll(state, &state->accept_req, &state->accept_buf, false);
     }
     OPAL_LIST_FOREACH_SAFE (send, next, &match_pml_sends, match_pml_send_t) {
-        if (REQUEST_COMPLETE(send->req)) {
+        if (ompi_request_seen_complete(send->req)) {
             opal_list_remove_item(&match_pml_sends, &send->super);
             (void) ompi_request_free(&send->req);
             OBJ_RELEASE(send);

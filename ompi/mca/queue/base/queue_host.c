@@ -81,7 +81,10 @@ static inline queue_claim_t *queue_claim(const ompi_request_t *req)
 typedef struct {
     queue_entry_t *ring;
     uint32_t cap;           /**< a power of two */
-    uint32_t head, tail;    /**< head == tail: empty */
+    /* head == tail: empty.  Written under lock, with atomic stores: the
+     * progress callback peeks at them without the lock (queue_fifo_idle),
+     * and a peek that is stale only delays the queue to the next call */
+    uint32_t head, tail;
     opal_mutex_t lock;      /**< the owning thread vs progress from other threads */
     int error;              /**< first MPI error class since the last fence */
     opal_atomic_int32_t outside_error;  /**< the same, of work outside the FIFO */
@@ -91,7 +94,11 @@ typedef struct {
     mca_match_base_plist_item_t live; /**< on queue_host_live */
     /* triggered queues only (ops != NULL) */
     const ompi_queue_trigger_ops_t *ops;
-    volatile uint64_t *counters;  /**< TRIGGER written by the context, DONE by us */
+    /* TRIGGER written by the context, DONE by us: the context writes what a
+     * start sends (the buffer) before it writes TRIGGER, which we read with
+     * acquire order; we write the statuses and received data, then DONE
+     * with release order, before the context goes on */
+    volatile uint64_t *counters;
     void *ctx;                    /**< the component's */
     uint64_t starts_posted, starts_run;  /**< trigger values posted / seen and run */
     uint64_t waits_posted, waits_done;   /**< done values posted / written */
@@ -410,7 +417,7 @@ static inline void queue_arm(int count, ompi_request_t **requests)
 static bool queue_all_complete(int count, ompi_request_t **requests)
 {
     for (int i = 0; i < count; ++i) {
-        if (!REQUEST_COMPLETE(requests[i]) || OMPI_REQUEST_ACTIVE != requests[i]->req_state) {
+        if (!ompi_request_seen_complete(requests[i]) || OMPI_REQUEST_ACTIVE != requests[i]->req_state) {
 #if OPAL_ENABLE_FT_MPI
             /* under ULFM a dead peer or a revoke completes the request in
              * error, as it would in MPI_Wait: nobody else waits for it */
@@ -442,9 +449,17 @@ static void queue_finish_wait(queue_host_t *host, int count, ompi_request_t **re
     }
 }
 
+/* lock held */
 static inline bool queue_fifo_empty(const queue_host_t *host)
 {
     return host->head == host->tail;
+}
+
+/* lock not held: a peek, which may be stale */
+static inline bool queue_fifo_idle(const queue_host_t *host)
+{
+    return __atomic_load_n(&host->head, __ATOMIC_RELAXED)
+           == __atomic_load_n(&host->tail, __ATOMIC_RELAXED);
 }
 
 static inline queue_entry_t *queue_fifo_head(queue_host_t *host)
@@ -458,7 +473,7 @@ static inline void queue_fifo_pop(queue_host_t *host)
     if (entry->count > QUEUE_ENTRY_INLINE) {
         free(entry->r.heap);
     }
-    host->head++;
+    __atomic_store_n(&host->head, host->head + 1, __ATOMIC_RELAXED);
 }
 
 static int queue_fifo_grow(queue_host_t *host)
@@ -475,8 +490,8 @@ static int queue_fifo_grow(queue_host_t *host)
     free(host->ring);
     host->ring = ring;
     host->cap = cap;
-    host->head = 0;
-    host->tail = n;
+    __atomic_store_n(&host->head, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&host->tail, n, __ATOMIC_RELAXED);
     return OMPI_SUCCESS;
 }
 
@@ -504,7 +519,7 @@ static inline queue_entry_t *queue_fifo_push(queue_host_t *host, queue_entry_kin
     entry->kind = kind;
     entry->count = (uint32_t) count;
     entry->statuses = statuses;
-    host->tail++;
+    __atomic_store_n(&host->tail, host->tail + 1, __ATOMIC_RELAXED);
     return entry;
 }
 
@@ -514,8 +529,8 @@ static inline queue_entry_t *queue_fifo_push(queue_host_t *host, queue_entry_kin
 static void queue_release_context(queue_host_t *host)
 {
     if (NULL != host->counters) {
-        opal_atomic_wmb();
-        host->counters[OMPI_QUEUE_COUNTER_DONE] = host->waits_posted;
+        __atomic_store_n(&host->counters[OMPI_QUEUE_COUNTER_DONE], host->waits_posted,
+                         __ATOMIC_RELEASE);
     }
 }
 
@@ -530,13 +545,13 @@ static int queue_advance(queue_host_t *host)
         entry = queue_fifo_head(host);
         if (QUEUE_ENTRY_START == entry->kind) {
             if (NULL != host->counters) {
-                /* the context has not reached this start yet */
-                if (host->counters[OMPI_QUEUE_COUNTER_TRIGGER] <= host->starts_run) {
+                /* the context has not reached this start yet; what it wrote
+                 * before the trigger (the send buffer) is visible once the
+                 * trigger is */
+                if (__atomic_load_n(&host->counters[OMPI_QUEUE_COUNTER_TRIGGER], __ATOMIC_ACQUIRE)
+                    <= host->starts_run) {
                     break;
                 }
-                /* what the context wrote before the trigger (the send
-                 * buffer) is visible once the trigger is */
-                opal_atomic_rmb();
             }
             if (MPI_SUCCESS != host->error) {
                 host->stuck = true; /* after an error the queue starts nothing */
@@ -560,8 +575,8 @@ static int queue_advance(queue_host_t *host)
             host->waits_done++;
             if (NULL != host->counters) {
                 /* statuses and received data before the context goes on */
-                opal_atomic_wmb();
-                host->counters[OMPI_QUEUE_COUNTER_DONE] = host->waits_done;
+                __atomic_store_n(&host->counters[OMPI_QUEUE_COUNTER_DONE], host->waits_done,
+                                 __ATOMIC_RELEASE);
             }
         }
         queue_fifo_pop(host);
@@ -622,7 +637,7 @@ static mca_match_base_plist_verdict_t queue_host_poll(void *ctx, void *obj)
 {
     queue_host_t *host = (queue_host_t *) obj;
 
-    if (!queue_fifo_empty(host) && 0 == OPAL_THREAD_TRYLOCK(&host->lock)) {
+    if (!queue_fifo_idle(host) && 0 == OPAL_THREAD_TRYLOCK(&host->lock)) {
         *(int *) ctx += queue_advance(host);
         OPAL_THREAD_UNLOCK(&host->lock);
     }
@@ -746,7 +761,7 @@ static int queue_enqueue_triggered(queue_host_t *host, ompi_queue_t *queue,
     }
     if (OMPI_SUCCESS != ret) {
         /* nothing reached the context: take the entry back */
-        host->tail--;
+        __atomic_store_n(&host->tail, host->tail - 1, __ATOMIC_RELAXED);
         if (count > QUEUE_ENTRY_INLINE) {
             free(host->ring[host->tail & (host->cap - 1)].r.heap);
         }
@@ -950,5 +965,5 @@ bool ompi_queue_host_busy(ompi_queue_t *queue)
     queue_host_t *host = (queue_host_t *) queue->q_module_data;
     /* a request started through the queue whose wait was not enqueued
      * stays the queue's: freeing the queue would strand it */
-    return NULL != host && (!queue_fifo_empty(host) || 0 < host->held);
+    return NULL != host && (!queue_fifo_idle(host) || 0 < host->held);
 }

@@ -27,6 +27,7 @@
 #include "ompi/mca/queue/base/base.h"
 #include "ompi/mca/queue/base/queue_host.h"
 #include "ompi/mca/queue/base/queue_stream_capture.h"
+#include "ompi/request/request_owner.h"
 
 /* groups a capture of one queue may hold: its words are mapped into the
  * device at their first use, so the table cannot grow */
@@ -332,7 +333,7 @@ static void capture_start(capture_table_t *t, capture_slot_t *slot)
 static bool capture_complete(const capture_slot_t *slot)
 {
     for (int i = 0; i < slot->count; ++i) {
-        if (!REQUEST_COMPLETE(slot->reqs[i])) {
+        if (!ompi_request_seen_complete(slot->reqs[i])) {
             return false;
         }
     }

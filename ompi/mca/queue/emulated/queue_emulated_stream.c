@@ -95,10 +95,12 @@ static int emu_ops_push(emu_ops_t *seq, const emu_op_t *op)
         free(seq->ops);
         seq->ops = ops;
         seq->cap = cap;
-        seq->head = 0;
-        seq->tail = n;
+        __atomic_store_n(&seq->head, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&seq->tail, n, __ATOMIC_RELAXED);
     }
-    seq->ops[seq->tail++ & (seq->cap - 1)] = *op;
+    seq->ops[seq->tail & (seq->cap - 1)] = *op;
+    /* the stream's thread peeks at tail without the lock (emu_stream_main) */
+    __atomic_store_n(&seq->tail, seq->tail + 1, __ATOMIC_RELAXED);
     return MCA_QUEUE_EMULATED_SUCCESS;
 }
 
@@ -117,14 +119,14 @@ static void emu_busy(emu_stream_t *es, const emu_op_t *op)
 {
     uint64_t end = emu_now_ns() + op->value, now;
 
-    while (!es->stop && (now = emu_now_ns()) < end) {
+    while (!__atomic_load_n(&es->stop, __ATOMIC_RELAXED) && (now = emu_now_ns()) < end) {
         uint64_t left = end - now, slice = left < 1000000 ? left : 1000000;
         struct timespec ts = {.tv_sec = 0, .tv_nsec = (long) slice};
         (void) nanosleep(&ts, NULL);
     }
     if (NULL != op->dst) {
         /* when the next operation (a trigger) runs, for the benchmarks */
-        *(volatile uint64_t *) op->dst = emu_now_ns();
+        __atomic_store_n((uint64_t *) op->dst, emu_now_ns(), __ATOMIC_RELAXED);
     }
 }
 
@@ -133,22 +135,22 @@ static bool emu_run(emu_stream_t *es, const emu_op_t *op)
 {
     switch (op->kind) {
     case EMU_WRITE64:
-        /* the stream's earlier writes are visible before this one */
-        opal_atomic_wmb();
-        *(volatile uint64_t *) op->dst = op->value;
+        /* as a device's: the stream's earlier writes are visible to whoever
+         * reads this word with acquire order */
+        __atomic_store_n((uint64_t *) op->dst, op->value, __ATOMIC_RELEASE);
         break;
     case EMU_WAIT64:
-        while (*(volatile uint64_t *) op->dst < op->value) {
-            if (es->stop) {
+        /* what the host wrote before the word is visible to the operations
+         * after the wait (the host stores the word with release order) */
+        while (__atomic_load_n((uint64_t *) op->dst, __ATOMIC_ACQUIRE) < op->value) {
+            if (__atomic_load_n(&es->stop, __ATOMIC_RELAXED)) {
                 return false;
             }
             sched_yield();
         }
-        opal_atomic_rmb();
         break;
     case EMU_EVENT:
-        opal_atomic_wmb();
-        op->event->completed = op->value;
+        __atomic_store_n(&op->event->completed, op->value, __ATOMIC_RELEASE);
         break;
     case EMU_MEMSET32:
         for (size_t i = 0; i < op->n; ++i) {
@@ -174,9 +176,9 @@ static void *emu_stream_main(void *arg)
         /* a device stream needs no waking: spin a while before sleeping, so
          * that a poster in a steady loop finds the thread awake and does
          * not signal it (a signal is a system call) */
-        for (int spin = 0; spin < EMU_SPIN && !*(volatile bool *) &es->stop
-                           && *(volatile uint32_t *) &es->fifo.head
-                                  == *(volatile uint32_t *) &es->fifo.tail;
+        for (int spin = 0; spin < EMU_SPIN && !__atomic_load_n(&es->stop, __ATOMIC_RELAXED)
+                           && __atomic_load_n(&es->fifo.head, __ATOMIC_RELAXED)
+                                  == __atomic_load_n(&es->fifo.tail, __ATOMIC_RELAXED);
              ++spin) {
             sched_yield();
         }
@@ -190,7 +192,8 @@ static void *emu_stream_main(void *arg)
             pthread_mutex_unlock(&es->lock);
             return NULL;
         }
-        op = es->fifo.ops[es->fifo.head++ & (es->fifo.cap - 1)];
+        op = es->fifo.ops[es->fifo.head & (es->fifo.cap - 1)];
+        __atomic_store_n(&es->fifo.head, es->fifo.head + 1, __ATOMIC_RELAXED);
         pthread_mutex_unlock(&es->lock);
         if (!emu_run(es, &op)) {
             return NULL;
@@ -248,7 +251,7 @@ int mca_queue_emulated_stream_destroy(void *stream)
         return MCA_QUEUE_EMULATED_INVALID;
     }
     pthread_mutex_lock(&es->lock);
-    es->stop = true;
+    __atomic_store_n(&es->stop, true, __ATOMIC_RELAXED);
     pthread_cond_signal(&es->cond);
     pthread_mutex_unlock(&es->lock);
     pthread_join(es->thread, NULL);
@@ -525,10 +528,10 @@ static int emu_event_query(void *event, bool *done)
 {
     emu_event_t *ev = (emu_event_t *) event;
 
-    *done = ev->completed >= ev->recorded;
-    if (*done) {
-        opal_atomic_rmb();
-    }
+    /* the acquire load pairs with the stream's release store (EMU_EVENT):
+     * what the stream did before the event is visible once it is done */
+    *done = __atomic_load_n(&ev->completed, __ATOMIC_ACQUIRE)
+            >= __atomic_load_n(&ev->recorded, __ATOMIC_RELAXED);
     return MCA_QUEUE_EMULATED_SUCCESS;
 }
 

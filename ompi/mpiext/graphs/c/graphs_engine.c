@@ -21,6 +21,7 @@
 #include "ompi/mca/match/base/match_base_plist.h"
 #include "ompi/mpiext/graphs/c/graphs_engine.h"
 #include "ompi/runtime/ompi_async_progress.h"
+#include "ompi/request/request_owner.h"
 
 static int exec_progress(void);
 
@@ -335,7 +336,7 @@ static inline bool exec_watch(ompi_request_t *const *reqs, int nreqs)
 
     for (int r = 0; r < nreqs; ++r) {
         ompi_request_t *req = reqs[r];
-        if (REQUEST_COMPLETE(req)) {
+        if (ompi_request_seen_complete(req)) {
             /* a callback set now would stay on it after it is freed */
             continue;
         }
@@ -387,7 +388,7 @@ void graphs_engine_unpoll(void)
 void graphs_engine_cancel_reqs(ompi_request_t *const *reqs, int nreqs)
 {
     for (int r = 0; r < nreqs; ++r) {
-        if (!REQUEST_COMPLETE(reqs[r]) && NULL != reqs[r]->req_cancel) {
+        if (!ompi_request_seen_complete(reqs[r]) && NULL != reqs[r]->req_cancel) {
             (void) ompi_request_cancel(reqs[r]);
         }
     }

@@ -35,6 +35,7 @@
 #include "opal/mca/threads/thread_usage.h"
 #include "ompi/mca/match/base/match_base_plist.h"
 #include "ompi/request/request.h"
+#include "ompi/request/request_owner.h"
 #include "ompi/runtime/params.h"
 
 BEGIN_C_DECLS
@@ -44,7 +45,7 @@ BEGIN_C_DECLS
  * waits for it, so nobody else would ask). */
 static inline bool graphs_engine_req_done(ompi_request_t *req)
 {
-    if (OPAL_LIKELY(REQUEST_COMPLETE(req))) {
+    if (OPAL_LIKELY(ompi_request_seen_complete(req))) {
         return true;
     }
 #if OPAL_ENABLE_FT_MPI

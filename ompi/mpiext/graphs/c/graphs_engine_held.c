@@ -158,7 +158,7 @@ static int exec_held_check(int count, ompi_request_t **reqs, ompi_request_owner_
                 continue;
             }
             any_active = true;
-            if (REQUEST_COMPLETE(req)) {
+            if (ompi_request_seen_complete(req)) {
                 any_done = true;
                 continue;
             }

@@ -23,6 +23,7 @@
 #include "ompi/mpiext/graphs/c/graphs_location.h"
 #include "ompi/mpiext/graphs/c/graphs_request.h"
 #include "ompi/mpiext/graphs/c/graphs_stream.h"
+#include "ompi/request/request_owner.h"
 
 static int graphs_request_start(size_t count, ompi_request_t **requests);
 static int graphs_request_free(ompi_request_t **request);
@@ -77,7 +78,7 @@ static bool graphs_request_ft_check(ompi_request_t *request)
 {
     graphs_request_t *req = (graphs_request_t *) request;
 
-    if (!REQUEST_COMPLETE(request) && GRAPHS_REQ_EXEC == req->kind) {
+    if (!ompi_request_seen_complete(request) && GRAPHS_REQ_EXEC == req->kind) {
         graphs_engine_ft_check(&req->exec);
     }
     return false;

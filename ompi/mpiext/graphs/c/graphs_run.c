@@ -32,6 +32,7 @@
 #include "opal/sys/atomic.h"
 #include "ompi/mpiext/graphs/c/graphs_graph.h"
 #include "ompi/mpiext/graphs/c/graphs_bindings.h"
+#include "ompi/request/request_owner.h"
 
 static void inst_construct(graphs_inst_t *inst)
 {
@@ -757,7 +758,7 @@ static int run_progress(void *op, bool may_block)
     graphs_child_t *c = run->child;
     int events = 0;
 
-    if (NULL == c || REQUEST_COMPLETE(&c->req)) {
+    if (NULL == c || ompi_request_seen_complete(&c->req)) {
         return 0;
     }
     if (child_advance(c, may_block, &events)) {

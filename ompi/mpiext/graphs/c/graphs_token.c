@@ -28,6 +28,7 @@
 #include "ompi/mca/match/match.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/mpiext/graphs/c/graphs_token.h"
+#include "ompi/request/request_owner.h"
 
 static void token_construct(ompi_mpix_token_t *token)
 {
@@ -643,7 +644,7 @@ static inline bool token_try(ompi_mpix_token_t *t, ompi_request_t **reqs, int *n
         return true;
     }
     for (int r = 0; r < *nreqs; ++r) {
-        if (!REQUEST_COMPLETE(reqs[r])) {
+        if (!ompi_request_seen_complete(reqs[r])) {
             return false;
         }
     }

@@ -32,6 +32,7 @@
 #include "ompi/op/op.h"
 #include "ompi/mpiext/graphs/c/graphs_engine.h"
 #include "ompi/mpiext/graphs/c/mpiext_graphs_c.h"
+#include "ompi/request/request_owner.h"
 
 BEGIN_C_DECLS
 
@@ -402,7 +403,7 @@ static inline bool graphs_token_try_now(ompi_mpix_token_t *t, ompi_request_t **r
         return true;
     }
     *nreqs = 1;
-    if (!REQUEST_COMPLETE(reqs[0])) {
+    if (!ompi_request_seen_complete(reqs[0])) {
         return false;
     }
     *rc = reqs[0]->req_status.MPI_ERROR;
