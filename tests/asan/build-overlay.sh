@@ -50,9 +50,9 @@ stamp=$copy_top/.stamp
 mapfile -t ours < <(cat "$OMPI_QUEUE_BUILD/.overlay-files" "$OMPI_QUEUE_BUILD/.patched-files" \
                     | grep -E '\.c$' | sort -u)
 
-# the copy is current when the flags, the built library and our files are
-# the ones it was made from
-want=$( (echo "$san";
+# the copy is current when the flags, this script, the built library and
+# our files are the ones it was made from
+want=$( (echo "$san"; cat "${BASH_SOURCE[0]}";
          stat -L -c '%n %Y' "$tree/ompi/.libs/libmpi.so" "$tree/opal/.libs/libopen-pal.so";
          cd "$tree" && cat "${ours[@]}") | sha256sum | cut -d' ' -f1)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$copy/ompi/.libs/libmpi.so" ]; then
@@ -66,7 +66,30 @@ rm -rf "$copy_top"
 mkdir -p "$copy_top"
 # cp -a keeps the times: make in the copy rebuilds only what is touched below
 cp -a "$tree" "$copy_top/"
+if [ "$kind" = tsan ]; then
+    # the runtime must see every synchronization: a hand-off through stock
+    # code it does not see (ob1's matching, btl/sm's FIFOs, the free lists)
+    # shows as a race between the accesses around it.  All of Open MPI's
+    # own C files are rebuilt (not PMIx, PRRTE or the other 3rd-party code,
+    # whose threads do not touch ours).
+    mapfile -t ours < <(cd "$copy" && find ompi opal -name '*.c' | sort)
+fi
 (cd "$copy" && touch "${ours[@]}")
+if [ "$kind" = tsan ]; then
+    # Upstream's REQUEST_COMPLETE is a plain load, which MPI_Wait and the
+    # like pair with fences that the runtime does not model: every request
+    # the program waits for, then starts or frees again, would show as a
+    # race between the thread that completed it and the next use.  In this
+    # copy only (its time kept, so that only our files and the patched ones
+    # are rebuilt with it) it is the acquire load that
+    # ompi_request_seen_complete is (docs/sanitizers.md).
+    req_h=$copy/ompi/request/request.h
+    cp -p "$req_h" "$copy_top/request.h.orig"
+    sed -i 's|^#define REQUEST_COMPLETE(req) *(REQUEST_COMPLETED == (req)->req_complete)$|#define REQUEST_COMPLETE(req) (REQUEST_COMPLETED == __atomic_load_n(\&(req)->req_complete, __ATOMIC_ACQUIRE))|' "$req_h"
+    grep -q '__atomic_load_n(&(req)->req_complete, __ATOMIC_ACQUIRE)' "$req_h" \
+        || die "instrumented overlay: REQUEST_COMPLETE not found in $req_h"
+    touch -r "$copy_top/request.h.orig" "$req_h"
+fi
 
 # configure's CFLAGS (-O3 and the like) with -O1 -g and the sanitizers
 # after them, so that the last -O wins

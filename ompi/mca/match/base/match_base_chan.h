@@ -326,7 +326,7 @@ mca_match_base_chan_progress(mca_match_base_chan_t *chan,
                              const mca_match_base_chan_stages_t *stages)
 {
     if (NULL == stages->transport) {
-        if (0 == chan->active.count) {
+        if (0 == mca_match_base_plist_count(&chan->active)) {
             return 0;
         }
         return mca_match_base_plist_progress(&chan->active, MCA_MATCH_BASE_CHAN_ITEM, NULL,

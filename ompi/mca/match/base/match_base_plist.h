@@ -59,7 +59,8 @@ typedef struct mca_match_base_plist_item_t {
 
 typedef struct mca_match_base_plist_t {
     void *head;                        /**< the first object */
-    volatile int32_t count;            /**< items listed, read without the lock */
+    int32_t count;                     /**< items listed (written under the lock, with atomic
+                                            stores: mca_match_base_plist_count reads it without) */
     opal_mutex_t *lock;                /**< the engine's lock, which guards the list */
     opal_progress_callback_t progress; /**< the engine's callback, registered once */
     bool registered;
@@ -105,7 +106,13 @@ static inline void mca_match_base_plist_push(mca_match_base_plist_t *list, void 
         MCA_MATCH_BASE_PLIST_ITEM(list->head, off)->prev = obj;
     }
     list->head = obj;
-    list->count++;
+    __atomic_store_n(&list->count, list->count + 1, __ATOMIC_RELAXED);
+}
+
+/** lock not held: how many objects are listed, a peek that may be stale */
+static inline int32_t mca_match_base_plist_count(const mca_match_base_plist_t *list)
+{
+    return __atomic_load_n(&list->count, __ATOMIC_RELAXED);
 }
 
 /** lock held: is obj on the list? */
@@ -130,7 +137,7 @@ static inline void mca_match_base_plist_remove(mca_match_base_plist_t *list, voi
         MCA_MATCH_BASE_PLIST_ITEM(item->next, off)->prev = item->prev;
     }
     item->next = item->prev = NULL;
-    list->count--;
+    __atomic_store_n(&list->count, list->count - 1, __ATOMIC_RELAXED);
 }
 
 /**

@@ -88,7 +88,9 @@ typedef struct {
     opal_mutex_t lock;      /**< the owning thread vs progress from other threads */
     int error;              /**< first MPI error class since the last fence */
     opal_atomic_int32_t outside_error;  /**< the same, of work outside the FIFO */
-    volatile bool stuck;    /**< the head cannot run: an earlier operation failed */
+    /* the head cannot run: an earlier operation failed.  Written under lock,
+     * with atomic stores: MPI_Queue_fence spins on it without the lock */
+    bool stuck;
     bool advancing;         /**< inside queue_advance (the lock is a no-op without threads) */
     bool busy;              /**< counted in queue_host_busy_count */
     mca_match_base_plist_item_t live; /**< on queue_host_live */
@@ -554,7 +556,8 @@ static int queue_advance(queue_host_t *host)
                 }
             }
             if (MPI_SUCCESS != host->error) {
-                host->stuck = true; /* after an error the queue starts nothing */
+                /* after an error the queue starts nothing */
+                __atomic_store_n(&host->stuck, true, __ATOMIC_RELAXED);
                 queue_release_context(host);
                 break;
             }
@@ -562,7 +565,7 @@ static int queue_advance(queue_host_t *host)
             int ret = queue_start_now(entry->count, queue_entry_reqs(entry), &started);
             if (OMPI_SUCCESS != ret) {
                 host->error = ompi_errcode_get_mpi_code(ret);
-                host->stuck = true;
+                __atomic_store_n(&host->stuck, true, __ATOMIC_RELAXED);
                 queue_release_context(host);
                 break;
             }
@@ -715,7 +718,7 @@ void ompi_queue_host_destroy(ompi_queue_t *queue)
     }
     OPAL_THREAD_LOCK(&queue_host_live_lock);
     mca_match_base_plist_remove(&queue_host_live, host, QUEUE_HOST_LIVE);
-    if (0 == queue_host_live.count) {
+    if (0 == mca_match_base_plist_count(&queue_host_live)) {
         /* a program done with queues pays nothing for them */
         mca_match_base_plist_progress_off(&queue_host_live);
     }
@@ -899,7 +902,7 @@ int ompi_queue_host_fence(ompi_queue_t *queue)
         ompi_queue_t **driven = queue_host_driven(), *outer = *driven;
         OPAL_THREAD_UNLOCK(&host->lock);
         *driven = queue;
-        while (!queue_fifo_empty(host) && !host->stuck) {
+        while (!queue_fifo_idle(host) && !__atomic_load_n(&host->stuck, __ATOMIC_RELAXED)) {
             opal_progress();
         }
         *driven = outer;
@@ -916,7 +919,7 @@ int ompi_queue_host_fence(ompi_queue_t *queue)
             queue_fifo_pop(host);
         }
         queue_mark_busy(host, false);
-        host->stuck = false;
+        __atomic_store_n(&host->stuck, false, __ATOMIC_RELAXED);
         /* the discarded entries count as run: the next ones line up */
         host->starts_run = host->starts_posted;
         host->waits_done = host->waits_posted;

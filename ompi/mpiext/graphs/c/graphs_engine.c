@@ -646,7 +646,7 @@ void graphs_engine_deactivate(graphs_engine_t *exec)
 
 static int exec_sweep_begin(void *ctx)
 {
-    exec_seen = ((exec_sweep_t *) ctx)->signal;
+    __atomic_store_n(&exec_seen, ((exec_sweep_t *) ctx)->signal, __ATOMIC_RELAXED);
     return 0;
 }
 
@@ -716,18 +716,33 @@ static __opal_attribute_noinline__ int exec_sweep(int32_t signal)
     return sweep.events + sweep.ndone;
 }
 
+/* a load and a store, not a locked increment: this runs at every progress
+ * call, and a count lost to another thread's call does no harm */
+static inline uint32_t exec_count_call(void)
+{
+    uint32_t calls = __atomic_load_n(&exec_calls, __ATOMIC_RELAXED) + 1;
+
+    __atomic_store_n(&exec_calls, calls, __ATOMIC_RELAXED);
+    return calls;
+}
+
 static int exec_progress(void)
 {
     int32_t signal;
 
-    if (0 == exec_active.count) {
+    if (0 == mca_match_base_plist_count(&exec_active)) {
         return 0;
     }
     /* nothing completed or poked since the last sweep: nothing to do (a
-     * poll of a waiting execution costs a few loads) */
-    signal = graphs_engine_signal;
-    if (signal == exec_seen && 0 == exec_npolled
-        && (!opal_using_threads() || 0 != (++exec_calls % EXEC_SWEEP_EVERY))) {
+     * poll of a waiting execution costs a few loads).  Every word here is
+     * peeked at without the lock, with relaxed atomic loads: a stale value
+     * only moves the sweep to a later call, and the signal read before the
+     * sweep is the one the sweep records (exec_sweep_begin), so that a
+     * completion signalled meanwhile is seen by the next call. */
+    signal = __atomic_load_n(&graphs_engine_signal, __ATOMIC_ACQUIRE);
+    if (signal == __atomic_load_n(&exec_seen, __ATOMIC_RELAXED)
+        && 0 == __atomic_load_n(&exec_npolled, __ATOMIC_RELAXED)
+        && (!opal_using_threads() || 0 != (exec_count_call() % EXEC_SWEEP_EVERY))) {
         return 0;
     }
     return exec_sweep(signal);
@@ -744,7 +759,7 @@ void graphs_engine_drive(graphs_engine_t *exec)
 void graphs_engine_progress_fini(void)
 {
     OPAL_THREAD_LOCK(&exec_active_lock);
-    if (0 < exec_active.count) {
+    if (0 < mca_match_base_plist_count(&exec_active)) {
         ompi_async_progress_busy_add(-1);
     }
     mca_match_base_plist_progress_off(&exec_active);
