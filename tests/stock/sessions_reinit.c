@@ -9,10 +9,11 @@
  */
 
 /*
- * Reproducer, for stock Open MPI 5.0.7, of a failure listed in
- * tests/known-stock-failures.txt: three MPI_Session_init/finalize cycles
- * over pml/ucx, or over ob1 with btl/sm on a loaded machine.  Uses nothing
- * of this fork.  Run it many times, e.g.
+ * Reproducer, for stock Open MPI 5.0.7, of a failure that
+ * tests/known-stock-failures.txt listed until patch 0056 fixed its cause
+ * (PMIx fences that pair the wrong calls): three
+ * MPI_Session_init/finalize cycles over pml/ucx, or over ob1 with btl/sm
+ * on a loaded machine.  Uses nothing of this fork.  Run it many times, e.g.
  *   for i in $(seq 40); do mpirun -n 2 --mca pml ucx ./sessions_reinit; done
  *   for i in $(seq 100); do mpirun -n 2 --mca pml ob1 --mca btl self,sm ./sessions_reinit; done
  * (the second with busy loops on every core)
