@@ -88,7 +88,8 @@ static bool match_base_ft_op_check(ompi_request_t *request)
 {
     mca_match_base_module_t *pairing = mca_match_base_selected_module;
 
-    if (!ompi_request_seen_complete(request) && NULL != pairing && NULL != pairing->match_ft_sweep) {
+    if (!ompi_request_seen_complete(request) && NULL != pairing
+        && NULL != pairing->match_ft_sweep) {
         pairing->match_ft_sweep();
     }
     return ompi_request_seen_complete(request);

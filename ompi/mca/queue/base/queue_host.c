@@ -419,7 +419,8 @@ static inline void queue_arm(int count, ompi_request_t **requests)
 static bool queue_all_complete(int count, ompi_request_t **requests)
 {
     for (int i = 0; i < count; ++i) {
-        if (!ompi_request_seen_complete(requests[i]) || OMPI_REQUEST_ACTIVE != requests[i]->req_state) {
+        if (!ompi_request_seen_complete(requests[i])
+            || OMPI_REQUEST_ACTIVE != requests[i]->req_state) {
 #if OPAL_ENABLE_FT_MPI
             /* under ULFM a dead peer or a revoke completes the request in
              * error, as it would in MPI_Wait: nobody else waits for it */
