@@ -17,8 +17,9 @@
  * that every rank is in the same cycle and that the data of an allreduce
  * arrives.  Nothing of the fork is used.  Stock PMIx 5.0.x counted a client
  * that closed its connection after PMIx_Finalize as gone from the fence in
- * progress: the next-cycle fence completed without it and the ranks' fences
- * stayed one apart until one waited for a rank that had left (patch 0056).
+ * progress, and sometimes as lost for good: fences completed without it and
+ * the ranks' fences stayed apart until one waited for a rank that had left
+ * (patch 0056).
  */
 
 #include "common/qtest.h"
