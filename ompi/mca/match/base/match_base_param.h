@@ -27,6 +27,7 @@
 
 #include "ompi_config.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "opal/mca/base/mca_base_var.h"
@@ -43,6 +44,12 @@ typedef struct mca_match_base_param_t {
     const char *help;
 } mca_match_base_param_t;
 
+/* the rows of the two types most tuning parameters have */
+#define MCA_MATCH_BASE_PARAM_BOOL(name, storage, value, help) \
+    {(name), MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, (storage), (value), NULL, (help)}
+#define MCA_MATCH_BASE_PARAM_UINT(name, storage, value, help) \
+    {(name), MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, (storage), (value), NULL, (help)}
+
 /**
  * Register the count parameters of params for component, each
  * MCA_BASE_VAR_SCOPE_READONLY, after storing its default.
@@ -53,25 +60,36 @@ typedef struct mca_match_base_param_t {
  * Called from a component's mca_register_component_params, on the thread
  * that opens the framework.
  */
-/** The two rows every channel component has: its priority among the match
- * components, and how many channel halves it serves at a time (later
- * pairs fall back). */
-#define MCA_MATCH_BASE_PARAM_PRIORITY(storage, value, help) \
-    {"priority", MCA_BASE_VAR_TYPE_INT, OPAL_INFO_LVL_3, (storage), (value), NULL, (help)}
-#define MCA_MATCH_BASE_PARAM_MAX_CHANNELS(storage, value, help) \
-    {"max_channels", MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, (storage), (value), NULL, \
-     (help)}
-/* every network channel has this switch: whether it serves pairs on one node */
-#define MCA_MATCH_BASE_PARAM_SAME_NODE(storage, value, help) \
-    {"same_node", MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, (storage), (value), NULL, (help)}
-#define MCA_MATCH_BASE_PARAM_BOOL(name, storage, value, help) \
-    {(name), MCA_BASE_VAR_TYPE_BOOL, OPAL_INFO_LVL_5, (storage), (value), NULL, (help)}
-#define MCA_MATCH_BASE_PARAM_UINT(name, storage, value, help) \
-    {(name), MCA_BASE_VAR_TYPE_UNSIGNED_INT, OPAL_INFO_LVL_5, (storage), (value), NULL, (help)}
-
 OMPI_DECLSPEC int mca_match_base_register_params(const mca_base_component_t *component,
                                                  const mca_match_base_param_t *params,
                                                  size_t count);
+
+/**
+ * Register the rows every channel component has, in the same words for
+ * each: "priority" (its place among the match components), "max_channels"
+ * (how many of its slots a process holds at a time; later pairs fall back
+ * to the next component) and, where same_node is not NULL, "same_node"
+ * (whether it also serves pairs whose processes share a node).
+ *
+ * @param component     the channel component
+ * @param priority      its variable and default
+ * @param max_channels  its variable and default
+ * @param slot          what one slot serves, for the help ("matched sends")
+ * @param same_node     its variable and default; NULL: the component has
+ *                      no such parameter
+ *
+ * @return OMPI_SUCCESS, or OMPI_ERR_OUT_OF_RESOURCE when a help text could
+ *         not be written (the variables still hold their defaults).
+ *
+ * Called from a component's mca_register_component_params, on the thread
+ * that opens the framework.
+ */
+OMPI_DECLSPEC int mca_match_base_register_chan_params(const mca_base_component_t *component,
+                                                      int *priority, int priority_default,
+                                                      unsigned int *max_channels,
+                                                      unsigned int max_channels_default,
+                                                      const char *slot, bool *same_node,
+                                                      bool same_node_default);
 
 END_C_DECLS
 

@@ -35,12 +35,6 @@ static int match_ofi_register(void)
     mca_base_component_t *v = &mca_match_ofi_component.super.matchm_version;
     mca_match_ofi_component_t *c = &mca_match_ofi_component;
     const mca_match_base_param_t params[] = {
-        MCA_MATCH_BASE_PARAM_PRIORITY(&c->priority, 20,
-         "Priority of the ofi match component (channels over libfabric remote memory access; "
-         "below sm and ucx, above pml)"),
-        MCA_MATCH_BASE_PARAM_MAX_CHANNELS(&c->max_channels, 4096,
-         "Channel halves (matched sends and receives) of this process that may use libfabric at "
-         "a time (at most 2^24; later pairs fall back)"),
         MCA_MATCH_BASE_PARAM_UINT("inject_limit", &c->inject_limit, 256,
          "Messages of up to this many bytes (and no more than the provider's inject size) are "
          "injected: the send completes when the write is posted; larger ones complete when the "
@@ -50,9 +44,6 @@ static int match_ofi_register(void)
          "many entries at the receiver, so that a send needs no grant of its own receive: the "
          "receiver grants every half ring (0: every message is granted; at most 64; needs 8 "
          "bytes of completion data)"),
-        MCA_MATCH_BASE_PARAM_SAME_NODE(&c->same_node, false,
-         "Also serve pairs whose processes share a node (default: leave them to sm, ucx or the "
-         "PML)"),
         MCA_MATCH_BASE_PARAM_BOOL("ulfm", &c->ulfm, false,
          "Also serve pairs when ULFM is on (mpirun --with-ft ulfm); default: leave them to the "
          "PML channel, since libfabric 1.17's tcp provider ended a survivor with a segmentation "
@@ -69,6 +60,10 @@ static int match_ofi_register(void)
          "have its start set it off by bumping a counter (contiguous sends only)"),
     };
 
+    (void) mca_match_base_register_chan_params(v, &c->priority, 20, &c->max_channels, 4096,
+                                               "channel halves (matched sends and receives; "
+                                               "at most 2^24)",
+                                               &c->same_node, false);
     (void) mca_match_base_register_params(v, params, sizeof(params) / sizeof(params[0]));
     c->triggered_starts = 0;
     (void) mca_base_component_pvar_register(v, "triggered_starts",

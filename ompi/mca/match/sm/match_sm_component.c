@@ -27,16 +27,11 @@ static int match_sm_register(void)
 {
     mca_match_sm_component_t *c = &mca_match_sm_component;
     const mca_match_base_param_t params[] = {
-        MCA_MATCH_BASE_PARAM_PRIORITY(&c->priority, 40,
-         "Priority of the sm match component (channels between processes of one node; above pml)"),
         MCA_MATCH_BASE_PARAM_UINT("chunk_size", &c->chunk_size, 8192,
          "Bytes of one entry of a channel's ring (messages larger than that are pipelined "
          "through the ring)"),
         MCA_MATCH_BASE_PARAM_UINT("ring_chunks", &c->ring_chunks, 4,
          "Entries of a channel's ring (chunks in flight of a pipelined message)"),
-        MCA_MATCH_BASE_PARAM_MAX_CHANNELS(&c->max_channels, 1024,
-         "Matched sends of this process that may use a shared-memory channel at a time (the "
-         "segment's size is fixed by it; later pairs fall back)"),
         MCA_MATCH_BASE_PARAM_BOOL("single_copy", &c->single_copy, true,
          "Let the receiver read large contiguous messages from the sender's buffer with "
          "process_vm_readv where the kernel allows it (checked per peer)"),
@@ -45,6 +40,10 @@ static int match_sm_register(void)
          "Bytes from which a contiguous message is read by single copy"},
     };
 
+    /* the segment holds max_channels slots; sm serves only pairs of one node */
+    (void) mca_match_base_register_chan_params(&c->super.matchm_version, &c->priority, 40,
+                                               &c->max_channels, 1024, "matched sends", NULL,
+                                               false);
     return mca_match_base_register_params(&c->super.matchm_version, params,
                                           sizeof(params) / sizeof(params[0]));
 }

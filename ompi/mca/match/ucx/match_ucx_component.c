@@ -73,25 +73,21 @@ static int match_ucx_register(void)
 {
     mca_match_ucx_component_t *c = &mca_match_ucx_component;
     const mca_match_base_param_t params[] = {
-        MCA_MATCH_BASE_PARAM_PRIORITY(&c->priority, 30,
-         "Priority of the ucx match component (channels over UCX remote memory access; below "
-         "sm, above pml)"),
-        MCA_MATCH_BASE_PARAM_MAX_CHANNELS(&c->max_channels, 4096,
-         "Channel halves (matched sends and receives) of this process that may use UCX at a "
-         "time (the registered region's size is fixed by it; later pairs fall back)"),
         MCA_MATCH_BASE_PARAM_UINT("eager_limit", &c->eager_limit, 1024,
          "Messages of up to this many bytes are written into a ring of the receiver's (one may "
          "be in flight before its receive starts; up to 56 bytes, one line each, 15 may); "
          "larger ones go by UCX's rendezvous into the receive buffer once the receive has "
          "started"),
-        MCA_MATCH_BASE_PARAM_SAME_NODE(&c->same_node, true,
-         "Also serve pairs whose processes share a node (the sm component, of higher priority, "
-         "takes them first when it is selected)"),
         MCA_MATCH_BASE_PARAM_BOOL("map_peer", &c->map_peer, true,
          "When UCX maps a peer's region into this process (shared-memory transports), write "
          "flags, grants and eager messages with stores instead of puts"),
     };
 
+    /* the registered region holds max_channels slots */
+    (void) mca_match_base_register_chan_params(&c->super.matchm_version, &c->priority, 30,
+                                               &c->max_channels, 4096,
+                                               "channel halves (matched sends and receives)",
+                                               &c->same_node, true);
     return mca_match_base_register_params(&c->super.matchm_version, params,
                                           sizeof(params) / sizeof(params[0]));
 }
