@@ -189,6 +189,8 @@ if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$(wc -l < "$san_plan")" -gt 1 ]; t
             pass_args+=(
                 -x "TSAN_OPTIONS=halt_on_error=0:exitcode=0:report_signal_unsafe=0:history_size=4:log_path=$reports/tsan:log_exe_name=1:suppressions=$OMPI_QUEUE_ROOT/tests/tsan/suppressions.txt"
                 -x "QTEST_TIMEOUT=${QTEST_TSAN_TIMEOUT:-300}"
+                # tests/queue_stress.c at a reduced count
+                -x "QTEST_STRESS_ITERS=${QTEST_TSAN_STRESS_ITERS:-300}"
                 # PMIx's gds/shmem2 maps its segment at a fixed address,
                 # inside what the runtime reserves for its shadow memory
                 -x "PMIX_MCA_gds=hash"

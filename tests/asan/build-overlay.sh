@@ -89,6 +89,27 @@ if [ "$kind" = tsan ]; then
     grep -q '__atomic_load_n(&(req)->req_complete, __ATOMIC_ACQUIRE)' "$req_h" \
         || die "instrumented overlay: REQUEST_COMPLETE not found in $req_h"
     touch -r "$copy_top/request.h.orig" "$req_h"
+    # The same for the wait_sync objects MPI_Wait sleeps on: the thread
+    # that completes a request counts the sync down with an atomic, the
+    # waiter reads the count and the "signaling" word with plain loads, and
+    # the runtime saw no order between the completing thread's writes and
+    # the waiter's reads after it.  Here they are the acquire loads (and
+    # the release store) those reads pair with.
+    ws_h=$copy/opal/mca/threads/wait_sync.h
+    ws_c=$copy/opal/mca/threads/base/wait_sync.c
+    for f in "$ws_h" "$ws_c"; do
+        cp -p "$f" "$copy_top/${f##*/}.orig"
+        sed -i -e 's|\bsync->count \([<>]=\?\) 0|__atomic_load_n(\&sync->count, __ATOMIC_ACQUIRE) \1 0|g' \
+               -e 's|while ((sync)->signaling)|while (__atomic_load_n(\&(sync)->signaling, __ATOMIC_ACQUIRE))|' \
+               -e 's|(sync)->signaling = false;|__atomic_store_n(\&(sync)->signaling, false, __ATOMIC_RELEASE);|' \
+            "$f"
+        touch -r "$copy_top/${f##*/}.orig" "$f"
+    done
+    [ "$(grep -c '__atomic_load_n(&sync->count, __ATOMIC_ACQUIRE)' "$ws_c")" = 4 ] \
+        && grep -q '__atomic_load_n(&sync->count, __ATOMIC_ACQUIRE) > 0' "$ws_h" \
+        && grep -q 'while (__atomic_load_n(&(sync)->signaling, __ATOMIC_ACQUIRE))' "$ws_h" \
+        && [ "$(grep -c '__atomic_store_n(&(sync)->signaling, false, __ATOMIC_RELEASE);' "$ws_h")" = 2 ] \
+        || die "instrumented overlay: the wait_sync reads not found in $ws_h and $ws_c"
 fi
 
 # configure's CFLAGS (-O3 and the like) with -O1 -g and the sanitizers
