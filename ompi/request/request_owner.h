@@ -152,7 +152,11 @@ static inline bool ompi_request_owner_is_callback(ompi_request_complete_fn_t cb)
 static inline int ompi_request_owner_check(int count, ompi_request_t **requests,
                                            ompi_request_owner_mode_t mode, const char *func)
 {
-    if (OPAL_LIKELY(0 == ompi_request_owned) || NULL == requests) {
+    /* a hint: the requests this thread passes were taken by its own
+     * earlier calls, which it sees; other threads' holds change the count
+     * only by holds of other requests */
+    if (OPAL_LIKELY(0 == __atomic_load_n(&ompi_request_owned, __ATOMIC_RELAXED))
+        || NULL == requests) {
         return MPI_SUCCESS;
     }
     return ompi_request_owner_check_slow(count, requests, mode, func);
@@ -188,7 +192,9 @@ static inline void ompi_request_owner_mark_complete(ompi_request_t *request)
  */
 static inline void ompi_request_owner_complete(ompi_request_t *request)
 {
-    ompi_request_complete_fn_t cb = request->req_complete_cb;
+    /* pairs with the owner's release store of the callback: its record
+     * (req_complete_cb_data) is read next */
+    ompi_request_complete_fn_t cb = __atomic_load_n(&request->req_complete_cb, __ATOMIC_ACQUIRE);
 
     if (NULL != cb && ompi_request_owner_is_callback(cb)) {
         (void) cb(request);

@@ -88,6 +88,16 @@ if [ "$kind" = tsan ]; then
     sed -i 's|^#define REQUEST_COMPLETE(req) *(REQUEST_COMPLETED == (req)->req_complete)$|#define REQUEST_COMPLETE(req) (REQUEST_COMPLETED == __atomic_load_n(\&(req)->req_complete, __ATOMIC_ACQUIRE))|' "$req_h"
     grep -q '__atomic_load_n(&(req)->req_complete, __ATOMIC_ACQUIRE)' "$req_h" \
         || die "instrumented overlay: REQUEST_COMPLETE not found in $req_h"
+    # ompi_request_complete reads the completion callback with plain loads;
+    # match and the queues publish it with a release store before the start
+    # whose completion calls it (match_request.c, queue_host.c), and that
+    # start may complete in another thread through a PML whose hand-off the
+    # runtime cannot see (across processes).  Here they are acquire loads.
+    sed -i -e 's|^    if(NULL != request->req_complete_cb) {$|    if(NULL != __atomic_load_n(\&request->req_complete_cb, __ATOMIC_ACQUIRE)) {|' \
+           -e 's|^        ompi_request_complete_fn_t fct = request->req_complete_cb;$|        ompi_request_complete_fn_t fct = __atomic_load_n(\&request->req_complete_cb, __ATOMIC_ACQUIRE);|' \
+        "$req_h"
+    [ "$(grep -c '__atomic_load_n(&request->req_complete_cb, __ATOMIC_ACQUIRE)' "$req_h")" = 3 ] \
+        || die "instrumented overlay: ompi_request_complete's callback loads not found in $req_h"
     touch -r "$copy_top/request.h.orig" "$req_h"
     # The same for the wait_sync objects MPI_Wait sleeps on: the thread
     # that completes a request counts the sync down with an atomic, the

@@ -133,8 +133,16 @@ static int match_request_start_all(size_t count, ompi_request_t **requests)
         }
         req->super.req_complete = REQUEST_PENDING;
         req->mr_handoff = MCA_MATCH_HANDOFF_RUNNING;
-        req->mr_inner->req_complete_cb = match_inner_complete;
         req->mr_inner->req_complete_cb_data = req;
+        /* the inner request may complete in another thread (the progress
+         * thread, another program thread), which reads the callback and
+         * then this request's fields: the release store publishes what
+         * this start wrote above to that thread, whatever synchronization
+         * the PML's completion path has (across processes, none that this
+         * process sees); ompi_request_complete's load of the callback
+         * pairs with it */
+        __atomic_store_n(&req->mr_inner->req_complete_cb, match_inner_complete,
+                         __ATOMIC_RELEASE);
         ret = req->mr_inner->req_start(1, &req->mr_inner);
         if (OPAL_UNLIKELY(OMPI_SUCCESS != ret)) {
             req->mr_inner->req_complete_cb = NULL;

@@ -355,7 +355,11 @@ static inline int queue_own(queue_host_t *host, ompi_queue_t *queue, int count,
                 return OMPI_ERR_OUT_OF_RESOURCE;
             }
             req->req_complete_cb_data = claim;
-            req->req_complete_cb = queue_owned_completed;
+            /* the request may complete in another thread, which reads the
+             * callback, then the claim (queue_owned_completed): the
+             * release store publishes the claim's fields and the data;
+             * ompi_request_owner_complete's acquire load pairs with it */
+            __atomic_store_n(&req->req_complete_cb, queue_owned_completed, __ATOMIC_RELEASE);
             host->held++;
             (void) OPAL_THREAD_ADD_FETCH32(&ompi_request_owned, 1);
         }
@@ -659,7 +663,9 @@ static int queue_host_progress(void)
 {
     int events = 0;
 
-    if (0 == queue_host_busy_count) {
+    /* a hint, read on every progress call: a queue that becomes busy
+     * meanwhile is seen at the next call */
+    if (0 == __atomic_load_n(&queue_host_busy_count, __ATOMIC_RELAXED)) {
         return 0;
     }
     (void) mca_match_base_plist_progress(&queue_host_live, QUEUE_HOST_LIVE, NULL,

@@ -198,7 +198,9 @@ static void *emu_stream_main(void *arg)
         if (!emu_run(es, &op)) {
             return NULL;
         }
-        (void) opal_atomic_add_fetch_64((opal_atomic_int64_t *) &es->executed, 1);
+        /* publishes what the operation wrote (a host function's, a copy's
+         * memory) to the thread that synchronizes: opal's add is relaxed */
+        (void) __atomic_add_fetch(&es->executed, 1, __ATOMIC_RELEASE);
     }
 }
 
@@ -277,10 +279,11 @@ int mca_queue_emulated_stream_synchronize(void *stream)
     pthread_mutex_lock(&es->lock);
     target = es->posted;
     pthread_mutex_unlock(&es->lock);
-    while (es->executed < target) {
+    /* pairs with the stream thread's release add: what the operations
+     * wrote is seen after this */
+    while (__atomic_load_n(&es->executed, __ATOMIC_ACQUIRE) < target) {
         sched_yield();
     }
-    opal_atomic_rmb();
     return MCA_QUEUE_EMULATED_SUCCESS;
 }
 

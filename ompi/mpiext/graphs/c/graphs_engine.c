@@ -72,8 +72,9 @@ static void *exec_worker_main(void *arg)
     int nreqs = 0;
 
     w->rc = w->ops->start(w->op, reqs, &nreqs);
-    opal_atomic_wmb();
-    w->done = 1;
+    /* publishes rc and what the operation wrote to the engine's thread,
+     * whose acquire load of done pairs with it (graphs_engine_step) */
+    __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
     graphs_engine_poke();
     return NULL;
 }
@@ -440,9 +441,8 @@ int graphs_engine_step(graphs_engine_t *exec, bool may_block)
                     node = &exec->nodes[i];
                 }
                 if (NULL != node->worker) {
-                    if (node->worker->done) {
+                    if (__atomic_load_n(&node->worker->done, __ATOMIC_ACQUIRE)) {
                         int rc = node->worker->rc;
-                        opal_atomic_rmb();
                         free(node->worker);
                         node->worker = NULL;
                         exec->running--;

@@ -135,7 +135,7 @@ void graphs_token_cache_flush(void)
     while (0 < r->count) {
         ompi_mpix_token_t *token = r->slot[r->head];
         r->head = (r->head + 1) % GRAPHS_TOKEN_RING;
-        r->count--;
+        __atomic_store_n(&r->count, r->count - 1, __ATOMIC_RELAXED);
         OBJ_RELEASE(token);
     }
     r->head = 0;

@@ -281,12 +281,15 @@ static inline ompi_mpix_token_t *graphs_token_new(int kind, ompi_communicator_t 
     graphs_token_ring_t *r = &graphs_token_ring;
     ompi_mpix_token_t *token = NULL;
 
-    if (GRAPHS_TOKEN_REUSE_DISTANCE < r->count) {
+    /* a hint read without the lock (most tokens are new while the ring
+     * fills): count is stored atomically under the lock, and read again
+     * under it */
+    if (GRAPHS_TOKEN_REUSE_DISTANCE < __atomic_load_n(&r->count, __ATOMIC_RELAXED)) {
         OPAL_THREAD_LOCK(&r->lock);
         if (GRAPHS_TOKEN_REUSE_DISTANCE < r->count) {
             token = r->slot[r->head];
             r->head = (r->head + 1) % GRAPHS_TOKEN_RING;
-            r->count--;
+            __atomic_store_n(&r->count, r->count - 1, __ATOMIC_RELAXED);
         }
         OPAL_THREAD_UNLOCK(&r->lock);
     }
@@ -314,10 +317,10 @@ static inline void graphs_token_ring_put(ompi_mpix_token_t *token)
     if (OPAL_UNLIKELY(GRAPHS_TOKEN_RING == r->count)) {
         evicted = r->slot[r->head];
         r->head = (r->head + 1) % GRAPHS_TOKEN_RING;
-        r->count--;
+        __atomic_store_n(&r->count, r->count - 1, __ATOMIC_RELAXED);
     }
     r->slot[(r->head + r->count) % GRAPHS_TOKEN_RING] = token;
-    r->count++;
+    __atomic_store_n(&r->count, r->count + 1, __ATOMIC_RELAXED);
     OPAL_THREAD_UNLOCK(&r->lock);
     if (OPAL_UNLIKELY(NULL != evicted)) {
         graphs_token_drop(evicted);
