@@ -167,7 +167,8 @@ static inline int ompi_request_owner_check(int count, ompi_request_t **requests,
  * watches). */
 static inline bool ompi_request_owner_holds(const ompi_request_t *request)
 {
-    ompi_request_complete_fn_t cb = request->req_complete_cb;
+    /* pairs with the owner's release store of its callback (queue_own) */
+    ompi_request_complete_fn_t cb = __atomic_load_n(&request->req_complete_cb, __ATOMIC_ACQUIRE);
 
     return NULL != cb && ompi_request_owner_is_callback(cb);
 }

@@ -519,7 +519,9 @@ void mca_match_base_release_later(ompi_request_t *request)
         match_release_list = list;
         match_release_size = size;
     }
-    match_release_list[match_release_count++] = request;
+    match_release_list[match_release_count] = request;
+    /* stored atomically under the lock: mca_match_base_progress peeks */
+    __atomic_store_n(&match_release_count, match_release_count + 1, __ATOMIC_RELAXED);
     OPAL_THREAD_UNLOCK(&match_release_lock);
 }
 
@@ -528,12 +530,15 @@ int mca_match_base_progress(void)
     ompi_request_t *request;
     int done = 0;
 
-    if (0 == match_release_count) {
+    /* a peek without the lock, on every progress call: a request queued
+     * meanwhile is released at the next call */
+    if (0 == __atomic_load_n(&match_release_count, __ATOMIC_RELAXED)) {
         return 0;
     }
     OPAL_THREAD_LOCK(&match_release_lock);
     while (match_release_count > 0) {
-        request = match_release_list[--match_release_count];
+        __atomic_store_n(&match_release_count, match_release_count - 1, __ATOMIC_RELAXED);
+        request = match_release_list[match_release_count];
         OPAL_THREAD_UNLOCK(&match_release_lock);
         if (mca_match_request_is(request)) {
             match_request_release((mca_match_request_t *) request);

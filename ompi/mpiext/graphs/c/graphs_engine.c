@@ -341,9 +341,14 @@ static inline bool exec_watch(ompi_request_t *const *reqs, int nreqs)
             /* a callback set now would stay on it after it is freed */
             continue;
         }
-        if (NULL == req->req_complete_cb) {
-            req->req_complete_cb = exec_req_completed;
-        } else if (exec_req_completed != req->req_complete_cb) {
+        ompi_request_complete_fn_t cb = __atomic_load_n(&req->req_complete_cb,
+                                                        __ATOMIC_RELAXED);
+        if (NULL == cb) {
+            /* the request may complete in another thread, which reads the
+             * callback (ompi_request_complete): the release store
+             * publishes this execution's state written before it */
+            __atomic_store_n(&req->req_complete_cb, exec_req_completed, __ATOMIC_RELEASE);
+        } else if (exec_req_completed != cb) {
             polled = true;
         }
     }

@@ -334,7 +334,9 @@ static void graphs_request_started(graphs_request_t *req)
 static void graphs_request_arm(graphs_request_t *req)
 {
     req->super.req_status.MPI_ERROR = MPI_SUCCESS;
-    req->super.req_complete = REQUEST_PENDING;
+    /* another thread may be polling the request (ompi_request_seen_complete):
+     * it sees the reset status with the pending state */
+    __atomic_store_n(&req->super.req_complete, REQUEST_PENDING, __ATOMIC_RELEASE);
     req->super.req_state = OMPI_REQUEST_ACTIVE;
     req->completed = false;
     req->error_kept = false;
