@@ -19,7 +19,8 @@ ours when that file is one of this repository's (the overlay, a test) or one
 that patches/ touches, stock's otherwise; a report with no such frame is
 stock's (UCX, libfabric, the C library).  A ThreadSanitizer report has a place
 for each access it names (a data race: the two accesses; the stacks of where
-a thread, a mutex or a heap block was made are not places) and is ours when
+a thread, a mutex or a heap block was made, and the sleep of "As if
+synchronized via sleep", are not places) and is ours when
 any of them is.  With --pristine (the release tarball), a frame in a file that
 patches/ touches is ours only on a line the patches added or changed: the
 other lines of such a file are stock code (ThreadSanitizer's reports of stock
@@ -53,8 +54,11 @@ TSAN_STOCK_FRAME = re.compile(r'^\s*#\d+ (\S+) <null> \(((?:libmpi|libopen-pal|l
                               r'\+0x[0-9a-f]+\)\s*$')
 TSAN_HEAD = re.compile(r'WARNING: ThreadSanitizer: (.+?)(?: \(pid=\d+\))?\s*$')
 TSAN_END = re.compile(r'^(SUMMARY: ThreadSanitizer|={18})')
-# the stacks of a ThreadSanitizer report that are not accesses
-TSAN_CONTEXT = re.compile(r'^\s*(Thread T\d+ .*created|Mutex M\d+ .*created at|Location is)')
+# the stacks of a ThreadSanitizer report that are not accesses (where a
+# thread, a mutex or the memory was made; the sleep from which the runtime
+# guesses an order that it cannot see)
+TSAN_CONTEXT = re.compile(r'^\s*(Thread T\d+ .*created|Mutex M\d+ .*created at|Location is'
+                          r'|As if synchronized via sleep)')
 
 
 def changed_lines(tarball, tree, patched):
