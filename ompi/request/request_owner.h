@@ -197,7 +197,13 @@ static inline void ompi_request_owner_complete(ompi_request_t *request)
      * (req_complete_cb_data) is read next */
     ompi_request_complete_fn_t cb = __atomic_load_n(&request->req_complete_cb, __ATOMIC_ACQUIRE);
 
-    if (NULL != cb && ompi_request_owner_is_callback(cb)) {
+    if (NULL == cb) {
+        /* what ompi_request_complete does without a callback, with the
+         * callback already loaded */
+        ompi_request_owner_mark_complete(request);
+        return;
+    }
+    if (ompi_request_owner_is_callback(cb)) {
         (void) cb(request);
         return;
     }
