@@ -167,8 +167,9 @@ static inline int ompi_request_owner_check(int count, ompi_request_t **requests,
  * watches). */
 static inline bool ompi_request_owner_holds(const ompi_request_t *request)
 {
-    /* pairs with the owner's release store of its callback (queue_own) */
-    ompi_request_complete_fn_t cb = __atomic_load_n(&request->req_complete_cb, __ATOMIC_ACQUIRE);
+    /* atomic, as the owner's store of its callback is (queue_own); relaxed:
+     * nothing is read through it */
+    ompi_request_complete_fn_t cb = __atomic_load_n(&request->req_complete_cb, __ATOMIC_RELAXED);
 
     return NULL != cb && ompi_request_owner_is_callback(cb);
 }
