@@ -250,8 +250,7 @@ OMPI_DECLSPEC int mca_match_base_chan_close(mca_match_base_chan_t *chan, void (*
 static inline __opal_attribute_always_inline__ void
 mca_match_base_chan_complete(mca_match_base_chan_half_t *half)
 {
-    mca_match_request_channel_finish(half->owner, half->owner->super.req_status.MPI_ERROR,
-                                     half->truncated, half->bytes);
+    mca_match_request_channel_finish(half->owner, half->truncated, half->bytes);
 }
 
 /** One start of a matched request of chan (its start or its owner's). */

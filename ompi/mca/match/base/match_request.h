@@ -180,18 +180,21 @@ static inline void mca_match_request_channel_done(mca_match_request_t *req)
 }
 
 /**
- * A channel half's completion of one start: error, or MPI_ERR_TRUNCATE
- * where the transfer succeeded but the sender's message was larger than
- * the receive, and the bytes moved, into req_status; then
- * mca_match_request_channel_done.
+ * A channel half's completion of one start, its error (MPI_SUCCESS or the
+ * transfer's) already in req_status: MPI_ERR_TRUNCATE where the transfer
+ * succeeded but the sender's message was larger than the receive, and the
+ * bytes moved, into req_status; then mca_match_request_channel_done.
  */
-static inline void mca_match_request_channel_finish(mca_match_request_t *req, int error,
-                                                    bool truncated, size_t bytes)
+static inline void mca_match_request_channel_finish(mca_match_request_t *req, bool truncated,
+                                                    size_t bytes)
 {
     ompi_status_public_t *status = &req->super.req_status;
 
-    status->MPI_ERROR = OPAL_UNLIKELY(truncated) && MPI_SUCCESS == error ? MPI_ERR_TRUNCATE
-                                                                         : error;
+    /* the error is written only where it changes: most completions are
+     * neither truncated nor failed */
+    if (OPAL_UNLIKELY(truncated) && MPI_SUCCESS == status->MPI_ERROR) {
+        status->MPI_ERROR = MPI_ERR_TRUNCATE;
+    }
     status->_ucount = bytes;
     mca_match_request_channel_done(req);
 }
