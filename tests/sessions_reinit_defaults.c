@@ -41,31 +41,13 @@ int main(int argc, char **argv)
         static char name[64];
         MPI_Session session = MPI_SESSION_NULL;
         MPI_Group group = MPI_GROUP_NULL;
-        int rc, size = -1;
+        int size;
 
-        snprintf(name, sizeof(name), "MPI_Session_init, cycle %d", cycle);
-        QT_STEP(name);
-        rc = MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session);
-        if (0 == cycle) {
-            /* the harness's handler only after the library's */
-            qt_name_crashes();
-        }
-        if (MPI_SUCCESS != rc) {
-            fprintf(stderr, "[rank %d] FAIL: MPI_Session_init returned %d in cycle %d\n", qt_rank,
-                    rc, cycle);
+        if (0 != qt_session_init(cycle, &session)) {
             return 1;
         }
-
-        snprintf(name, sizeof(name), "world process set, cycle %d", cycle);
-        QT_STEP(name);
-        QT_OK(MPI_Group_from_session_pset(session, "mpi://WORLD", &group));
+        qt_session_world(session, cycle, 1, &world_size, &size, &group);
         if (MPI_GROUP_NULL != group) {
-            QT_OK(MPI_Group_rank(group, &qt_rank));
-            QT_OK(MPI_Group_size(group, &size));
-            QT_CHECK(size >= 1 && (0 == cycle || size == world_size),
-                     "cycle %d: the world has %d processes (%d in cycle 0)", cycle, size,
-                     world_size);
-            world_size = 0 == cycle ? size : world_size;
             QT_OK(MPI_Group_free(&group));
         }
 

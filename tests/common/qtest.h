@@ -173,6 +173,50 @@ static inline void qt_init(int *argc, char ***argv)
     qt_init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
 }
 
+/* One cycle's MPI_Session_init of a sessions test, the harness's crash
+ * handler installed after the library's at the first cycle.  Returns 0, or
+ * 1 with a FAIL line when the init failed (nothing of the cycle can run). */
+static inline int qt_session_init(int cycle, MPI_Session *session)
+{
+    static char name[64];
+    int rc;
+
+    snprintf(name, sizeof(name), "MPI_Session_init, cycle %d", cycle);
+    QT_STEP(name);
+    rc = MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, session);
+    if (0 == cycle) {
+        qt_name_crashes();
+    }
+    if (MPI_SUCCESS != rc) {
+        fprintf(stderr, "[rank %d] FAIL: MPI_Session_init returned %d in cycle %d\n", qt_rank,
+                rc, cycle);
+        return 1;
+    }
+    return 0;
+}
+
+/* The group of a session's world process set (MPI_GROUP_NULL where it
+ * failed): qt_rank becomes this process's rank in it, and its size, at
+ * least min_size, must be the one of cycle 0 (kept in *world_size). */
+static inline void qt_session_world(MPI_Session session, int cycle, int min_size,
+                                    int *world_size, int *size, MPI_Group *group)
+{
+    static char name[64];
+
+    *size = -1;
+    snprintf(name, sizeof(name), "world process set, cycle %d", cycle);
+    QT_STEP(name);
+    QT_OK(MPI_Group_from_session_pset(session, "mpi://WORLD", group));
+    if (MPI_GROUP_NULL == *group) {
+        return;
+    }
+    QT_OK(MPI_Group_rank(*group, &qt_rank));
+    QT_OK(MPI_Group_size(*group, size));
+    QT_CHECK(*size >= min_size && (0 == cycle || *size == *world_size),
+             "cycle %d: the world has %d processes (%d in cycle 0)", cycle, *size, *world_size);
+    *world_size = 0 == cycle ? *size : *world_size;
+}
+
 /* Resident memory of this process in KiB, -1 if unknown (for growth checks). */
 static inline long qt_rss_kb(void)
 {
