@@ -76,8 +76,9 @@ static int capture_vendor_error(const ompi_queue_stream_backend_t *backend, cons
 static void capture_release(void *obj)
 {
     capture_table_t *t = (capture_table_t *) obj;
-    opal_atomic_wmb();
-    t->released = 1;
+
+    /* the host agent frees the table once it reads this (acquire) */
+    __atomic_store_n(&t->released, 1, __ATOMIC_RELEASE);
 }
 
 static void capture_table_free(capture_table_t *t)
@@ -102,7 +103,8 @@ static void capture_table_free(capture_table_t *t)
 static capture_table_t *capture_find(ompi_queue_t *queue, uint64_t capture)
 {
     for (capture_table_t *t = capture_tables; NULL != t; t = t->next) {
-        if (t->queue == queue && t->capture == capture && 0 == t->released) {
+        if (t->queue == queue && t->capture == capture
+            && 0 == __atomic_load_n(&t->released, __ATOMIC_RELAXED)) {
             return t;
         }
     }
@@ -362,13 +364,15 @@ static int capture_progress(void)
 {
     int events = 0;
 
-    if (0 == capture_count || 0 != OPAL_THREAD_TRYLOCK(&capture_lock)) {
+    /* a hint: the count changes under the lock */
+    if (0 == __atomic_load_n(&capture_count, __ATOMIC_RELAXED)
+        || 0 != OPAL_THREAD_TRYLOCK(&capture_lock)) {
         return 0;
     }
     for (capture_table_t **p = &capture_tables; NULL != *p;) {
         capture_table_t *t = *p;
 
-        if (0 != t->released) {
+        if (0 != __atomic_load_n(&t->released, __ATOMIC_ACQUIRE)) {
             *p = t->next;
             capture_table_free(t);
             (void) OPAL_THREAD_ADD_FETCH32(&capture_count, -1);
@@ -379,20 +383,23 @@ static int capture_progress(void)
             volatile uint64_t *word = &t->words[2 * s];
 
             if (!slot->is_wait) {
-                if (0 == word[0]) {
+                /* acquire, paired with the stream's write of the trigger:
+                 * what the graph wrote before it (the send buffer, and
+                 * the previous launch's use of the requests) is visible
+                 * to the start */
+                if (0 == __atomic_load_n(&word[0], __ATOMIC_ACQUIRE)) {
                     continue;
                 }
-                /* what the graph wrote before the trigger (the send
-                 * buffer) is visible once the trigger is */
-                opal_atomic_rmb();
-                word[0] = 0;
+                __atomic_store_n(&word[0], 0, __ATOMIC_RELAXED);
                 capture_start(t, slot);
                 events++;
             } else if (0 == slot->remaining && capture_complete(slot)) {
                 capture_finish(t, slot);
-                /* statuses and received data before the graph goes on */
-                opal_atomic_wmb();
-                word[1] = 1;
+                /* release, paired with the stream's wait on the word:
+                 * the statuses, the received data and the requests'
+                 * inactive state reach the graph's next operations and
+                 * the program once it synchronizes the stream */
+                __atomic_store_n(&word[1], 1, __ATOMIC_RELEASE);
                 events++;
             }
         }
@@ -424,7 +431,7 @@ static int capture_stream_captures_get(const struct mca_base_pvar_t *pvar, void 
     (void) capture_progress();
     OPAL_THREAD_LOCK(&capture_lock);
     for (capture_table_t *t = capture_tables; NULL != t; t = t->next) {
-        live += (0 == t->released);
+        live += (0 == __atomic_load_n(&t->released, __ATOMIC_RELAXED));
     }
     OPAL_THREAD_UNLOCK(&capture_lock);
     *(unsigned int *) value = live;
@@ -457,7 +464,7 @@ void ompi_queue_stream_capture_fini(void)
     /* a graph still alive keeps its table (its destruction may come later) */
     for (capture_table_t **p = &capture_tables; NULL != *p;) {
         capture_table_t *t = *p;
-        if (0 != t->released) {
+        if (0 != __atomic_load_n(&t->released, __ATOMIC_ACQUIRE)) {
             *p = t->next;
             capture_table_free(t);
             (void) OPAL_THREAD_ADD_FETCH32(&capture_count, -1);
