@@ -120,6 +120,31 @@ if [ "$kind" = tsan ]; then
         && grep -q 'while (__atomic_load_n(&(sync)->signaling, __ATOMIC_ACQUIRE))' "$ws_h" \
         && [ "$(grep -c '__atomic_store_n(&(sync)->signaling, false, __ATOMIC_RELEASE);' "$ws_h")" = 2 ] \
         || die "instrumented overlay: the wait_sync reads not found in $ws_h and $ws_c"
+    # opal_lifo, under every free list, pushes with a compare-and-swap of
+    # the head's pointer and pops with a 128-bit one of the head's counter
+    # and pointer, which starts 8 bytes lower.  The runtime keys its
+    # synchronization by address, so it sees no order between a push and
+    # the pop that takes the item: every field a request's init writes
+    # would race with the request's last use before it went back.  Here a
+    # push is a release and a pop an acquire of the list (coarser than the
+    # hardware's order, which is per item: a race across two items of one
+    # list is not seen).
+    lifo_h=$copy/opal/class/opal_lifo.h
+    cp -p "$lifo_h" "$copy_top/opal_lifo.h.orig"
+    awk '/^#define OPAL_LIFO_H_HAS_BEEN_INCLUDED/ {
+             print; print "void __tsan_acquire(void *addr);"; print "void __tsan_release(void *addr);"
+             next }
+         /^static inline/ { fn = "" }
+         /^static inline opal_list_item_t \*opal_lifo_push_atomic\(/ { fn = "push" }
+         /^static inline opal_list_item_t \*opal_lifo_pop_atomic\(/ { fn = "pop" }
+         fn == "push" && /^\{$/ { print; print "    __tsan_release((void *) lifo);"; next }
+         fn == "pop" && /return item;/ {
+             match($0, /^ */); print substr($0, 1, RLENGTH) "__tsan_acquire((void *) lifo);" }
+         { print }' "$copy_top/opal_lifo.h.orig" > "$lifo_h"
+    touch -r "$copy_top/opal_lifo.h.orig" "$lifo_h"
+    [ "$(grep -c '__tsan_release((void \*) lifo);' "$lifo_h")" = 2 ] \
+        && [ "$(grep -c '__tsan_acquire((void \*) lifo);' "$lifo_h")" = 3 ] \
+        || die "instrumented overlay: opal_lifo's push and pop not found in $lifo_h"
 fi
 
 # configure's CFLAGS (-O3 and the like) with -O1 -g and the sanitizers

@@ -111,8 +111,10 @@ void graphs_token_drop(ompi_mpix_token_t *token)
 
 void graphs_token_release(ompi_mpix_token_t *token)
 {
-    /* the last reference is this caller's: nobody else can retain it */
-    if (1 != token->super.obj_reference_count) {
+    /* the last reference is this caller's: nobody else can retain it.
+     * Acquire, paired with the atomic decrement of the holder that let go
+     * last (OBJ_RELEASE): its uses of the token come before the reuse. */
+    if (1 != __atomic_load_n(&token->super.obj_reference_count, __ATOMIC_ACQUIRE)) {
         OBJ_RELEASE(token);
         return;
     }
