@@ -16,8 +16,15 @@
  * walks that list without a lock (patch 0014); this test then dies in
  * mca_common_ompio_progress or corrupts the list.  Each file is read back
  * and checked.  argv[1] (optional): iterations per thread.
+ * QTEST_AIO_THREADS (optional): glibc's POSIX AIO, which ompio's fbtl/posix
+ * uses for the nonblocking calls, gets at most that many worker threads
+ * (the ThreadSanitizer pass sets 1: a worker that starts another one
+ * creates it inside glibc, out of the runtime's sight, and the new thread
+ * crashes in the runtime's allocator, llvm/llvm-project#109742).
  */
 
+#define _GNU_SOURCE
+#include <aio.h>
 #include <pthread.h>
 
 #include "common/qtest.h"
@@ -87,6 +94,16 @@ int main(int argc, char **argv)
     worker_t w[NTHREADS];
     int provided;
 
+    if (NULL != getenv("QTEST_AIO_THREADS")) {
+        struct aioinit ai;
+
+        /* workers that never go idle: none is ever started again */
+        memset(&ai, 0, sizeof(ai));
+        ai.aio_threads = atoi(getenv("QTEST_AIO_THREADS"));
+        ai.aio_num = 4 * NTHREADS;
+        ai.aio_idle_time = 3600;
+        aio_init(&ai);
+    }
     qt_init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (argc > 1) {
