@@ -185,9 +185,12 @@ if [ "${OMPI_QUEUE_SANITIZE:-1}" != 0 ] && [ "$(wc -l < "$san_plan")" -gt 1 ]; t
             )
         else
             # stock code only, each with its reason (docs/sanitizers.md);
-            # a process runs 5 to 15 times slower: the watchdogs wait longer
+            # a process runs 5 to 15 times slower: the watchdogs wait longer.
+            # The longest history (QTEST_TSAN_HISTORY, 0 to 7): with less,
+            # the earlier access of a race is sometimes not restored, and
+            # the sort cannot tell whose it is
             pass_args+=(
-                -x "TSAN_OPTIONS=halt_on_error=0:exitcode=0:report_signal_unsafe=0:history_size=4:log_path=$reports/tsan:log_exe_name=1:suppressions=$OMPI_QUEUE_ROOT/tests/tsan/suppressions.txt"
+                -x "TSAN_OPTIONS=halt_on_error=0:exitcode=0:report_signal_unsafe=0:history_size=${QTEST_TSAN_HISTORY:-7}:log_path=$reports/tsan:log_exe_name=1:suppressions=$OMPI_QUEUE_ROOT/tests/tsan/suppressions.txt"
                 -x "QTEST_TIMEOUT=${QTEST_TSAN_TIMEOUT:-300}"
                 # tests/queue_stress.c at a reduced count
                 -x "QTEST_STRESS_ITERS=${QTEST_TSAN_STRESS_ITERS:-300}"

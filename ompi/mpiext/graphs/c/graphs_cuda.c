@@ -127,7 +127,10 @@ int graphs_cuda_execute(ompi_mpix_token_t *token, void *loc_info, const char **m
     c = (graphs_cuda_t *) off;
     ret = graphs_cuda_start(off, NULL);
     if (MPI_SUCCESS == ret) {
-        while (!c->inner->completed) {
+        /* acquire, paired with the release store of the thread that
+         * completes the inner execution (the progress thread, the
+         * stream's): its last_error is read next */
+        while (!__atomic_load_n(&c->inner->completed, __ATOMIC_ACQUIRE)) {
             opal_progress();
         }
         ret = c->inner->last_error;

@@ -278,7 +278,9 @@ static void graphs_request_complete(graphs_request_t *req)
 
     OPAL_THREAD_LOCK(&req->exec.lock);
     graphs_request_set_status(req);
-    req->completed = true;
+    /* release: an offloaded execution's poll reads it without the lock,
+     * then the status (graphs_cuda_execute) */
+    __atomic_store_n(&req->completed, true, __ATOMIC_RELEASE);
     release = req->user_freed;
     outer = req->outer;
     OPAL_THREAD_UNLOCK(&req->exec.lock);
@@ -338,7 +340,7 @@ static void graphs_request_arm(graphs_request_t *req)
      * it sees the reset status with the pending state */
     __atomic_store_n(&req->super.req_complete, REQUEST_PENDING, __ATOMIC_RELEASE);
     req->super.req_state = OMPI_REQUEST_ACTIVE;
-    req->completed = false;
+    __atomic_store_n(&req->completed, false, __ATOMIC_RELAXED);
     req->error_kept = false;
 }
 
@@ -356,7 +358,7 @@ static int graphs_request_launch(graphs_request_t *req)
         if (MPI_SUCCESS != ret) {
             req->super.req_status.MPI_ERROR = ret;
             req->last_error = ret;
-            req->completed = true;
+            __atomic_store_n(&req->completed, true, __ATOMIC_RELEASE);
             ompi_request_complete(&req->super, true);
         }
         return OMPI_SUCCESS;

@@ -40,7 +40,8 @@ typedef struct graphs_request_t {
     ompi_mpix_token_t *token;       /**< retained (execution requests) */
     graphs_engine_t exec;
     int loc_type;
-    bool completed;                 /**< the current execution completed (under exec.lock) */
+    bool completed;                 /**< the current execution completed (written under
+                                         *   exec.lock, with atomic stores: polled without it) */
     bool user_freed;                /**< freed by the program while active */
     bool held;                      /**< its blocking-only nodes wait for MPI_Wait/MPI_Test
                                          (graphs_engine_hold) */
