@@ -145,6 +145,30 @@ if [ "$kind" = tsan ]; then
     [ "$(grep -c '__tsan_release((void \*) lifo);' "$lifo_h")" = 2 ] \
         && [ "$(grep -c '__tsan_acquire((void \*) lifo);' "$lifo_h")" = 3 ] \
         || die "instrumented overlay: opal_lifo's push and pop not found in $lifo_h"
+    # btl/sm sends a fragment of this process's segment by writing its
+    # header into the peer's FIFO (or fast box); the peer hands it back
+    # through this process's FIFO marked complete, and whichever thread
+    # polls then runs the fragment's completion (ob1 completes the send
+    # request there).  What the sending thread wrote before the send is
+    # ordered before that completion by the round trip through the other
+    # process, which the runtime cannot see; without it a field a PML's
+    # start writes races, in the runtime's eyes, with the completion's read
+    # of it in the progress thread.  Here the send is a release of the
+    # header and the completion an acquire of it (each on the line it
+    # stands on, so that the reports' line numbers stay the release's).
+    fifo_h=$copy/opal/mca/btl/sm/btl_sm_fifo.h
+    sm_c=$copy/opal/mca/btl/sm/btl_sm_component.c
+    for f in "$fifo_h" "$sm_c"; do
+        cp -p "$f" "$copy_top/${f##*/}.orig"
+    done
+    sed -i 's|^    fifo_value_t rhdr = virtual2relative((char \*) hdr);$|    { extern void __tsan_release(void *); __tsan_release((void *) hdr); } &|' "$fifo_h"
+    sed -i 's|^        mca_btl_sm_frag_complete(hdr->frag);$|        { extern void __tsan_acquire(void *); __tsan_acquire((void *) hdr); } &|' "$sm_c"
+    for f in "$fifo_h" "$sm_c"; do
+        touch -r "$copy_top/${f##*/}.orig" "$f"
+    done
+    [ "$(grep -c '__tsan_release((void \*) hdr); } *fifo_value_t rhdr' "$fifo_h")" = 1 ] \
+        && [ "$(grep -c '__tsan_acquire((void \*) hdr); } *mca_btl_sm_frag_complete' "$sm_c")" = 1 ] \
+        || die "instrumented overlay: btl/sm's send and completion of a fragment not found in $fifo_h and $sm_c"
 fi
 
 # configure's CFLAGS (-O3 and the like) with -O1 -g and the sanitizers

@@ -138,18 +138,18 @@ int mca_match_base_chan_open(mca_match_base_chan_t *chan, int (*open)(void))
         return mca_match_base_chan_is_open(chan) ? OMPI_SUCCESS : OMPI_ERR_NOT_AVAILABLE;
     }
     /* failed until open says otherwise: a failure is not tried again */
-    chan->state = MCA_MATCH_BASE_CHAN_FAILED;
+    __atomic_store_n(&chan->state, MCA_MATCH_BASE_CHAN_FAILED, __ATOMIC_RELAXED);
     if (OMPI_SUCCESS != open()) {
         return OMPI_ERR_NOT_AVAILABLE;
     }
-    chan->state = MCA_MATCH_BASE_CHAN_OPEN;
+    __atomic_store_n(&chan->state, MCA_MATCH_BASE_CHAN_OPEN, __ATOMIC_RELAXED);
     return OMPI_SUCCESS;
 }
 
 void mca_match_base_chan_fini(mca_match_base_chan_t *chan)
 {
     mca_match_base_plist_progress_off(&chan->active);
-    chan->state = MCA_MATCH_BASE_CHAN_CLOSED;
+    __atomic_store_n(&chan->state, MCA_MATCH_BASE_CHAN_CLOSED, __ATOMIC_RELAXED);
 }
 
 int mca_match_base_chan_close(mca_match_base_chan_t *chan, void (*close)(void))

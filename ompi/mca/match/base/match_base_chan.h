@@ -223,9 +223,14 @@ OMPI_DECLSPEC void mca_match_base_chan_release(mca_match_request_t *owner);
  */
 OMPI_DECLSPEC int mca_match_base_chan_open(mca_match_base_chan_t *chan, int (*open)(void));
 
+/* Read under the lock, or peeked without it by the progress callback.  A
+ * peek only decides whether to try the lock: what open wrote reaches the
+ * transport through the lock, under which the transport reads the state
+ * again, so a relaxed load is enough; the writes are atomic (under the
+ * lock) so that the peek is no data race. */
 static inline bool mca_match_base_chan_is_open(const mca_match_base_chan_t *chan)
 {
-    return MCA_MATCH_BASE_CHAN_OPEN == chan->state;
+    return MCA_MATCH_BASE_CHAN_OPEN == __atomic_load_n(&chan->state, __ATOMIC_RELAXED);
 }
 
 /** lock held: progress the channel from now on (once a pair uses it) */
