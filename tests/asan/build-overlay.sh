@@ -154,8 +154,9 @@ if [ "$kind" = tsan ]; then
     # process, which the runtime cannot see; without it a field a PML's
     # start writes races, in the runtime's eyes, with the completion's read
     # of it in the progress thread.  Here the send is a release of the
-    # header and the completion an acquire of it (each on the line it
-    # stands on, so that the reports' line numbers stay the release's).
+    # header and the completion an acquire of it, each added on the line
+    # it annotates, so that the reports' line numbers stay the release's
+    # (the sort compares them with the pristine tarball).
     fifo_h=$copy/opal/mca/btl/sm/btl_sm_fifo.h
     sm_c=$copy/opal/mca/btl/sm/btl_sm_component.c
     for f in "$fifo_h" "$sm_c"; do
