@@ -76,15 +76,16 @@ if [ "$kind" = tsan ]; then
 fi
 (cd "$copy" && touch "${ours[@]}")
 if [ "$kind" = tsan ]; then
+    # The edits below model synchronization the runtime cannot see; every C
+    # file of the copy is rebuilt (above), so they need not keep the files'
+    # times.
     # Upstream's REQUEST_COMPLETE is a plain load, which MPI_Wait and the
     # like pair with fences that the runtime does not model: every request
     # the program waits for, then starts or frees again, would show as a
     # race between the thread that completed it and the next use.  In this
-    # copy only (its time kept, so that only our files and the patched ones
-    # are rebuilt with it) it is the acquire load that
-    # ompi_request_seen_complete is (docs/sanitizers.md).
+    # copy only it is the acquire load that ompi_request_seen_complete is
+    # (docs/sanitizers.md).
     req_h=$copy/ompi/request/request.h
-    cp -p "$req_h" "$copy_top/request.h.orig"
     sed -i 's|^#define REQUEST_COMPLETE(req) *(REQUEST_COMPLETED == (req)->req_complete)$|#define REQUEST_COMPLETE(req) (REQUEST_COMPLETED == __atomic_load_n(\&(req)->req_complete, __ATOMIC_ACQUIRE))|' "$req_h"
     grep -q '__atomic_load_n(&(req)->req_complete, __ATOMIC_ACQUIRE)' "$req_h" \
         || die "instrumented overlay: REQUEST_COMPLETE not found in $req_h"
@@ -98,7 +99,6 @@ if [ "$kind" = tsan ]; then
         "$req_h"
     [ "$(grep -c '__atomic_load_n(&request->req_complete_cb, __ATOMIC_ACQUIRE)' "$req_h")" = 3 ] \
         || die "instrumented overlay: ompi_request_complete's callback loads not found in $req_h"
-    touch -r "$copy_top/request.h.orig" "$req_h"
     # The same for the wait_sync objects MPI_Wait sleeps on: the thread
     # that completes a request counts the sync down with an atomic, the
     # waiter reads the count and the "signaling" word with plain loads, and
@@ -108,12 +108,10 @@ if [ "$kind" = tsan ]; then
     ws_h=$copy/opal/mca/threads/wait_sync.h
     ws_c=$copy/opal/mca/threads/base/wait_sync.c
     for f in "$ws_h" "$ws_c"; do
-        cp -p "$f" "$copy_top/${f##*/}.orig"
         sed -i -e 's|\bsync->count \([<>]=\?\) 0|__atomic_load_n(\&sync->count, __ATOMIC_ACQUIRE) \1 0|g' \
                -e 's|while ((sync)->signaling)|while (__atomic_load_n(\&(sync)->signaling, __ATOMIC_ACQUIRE))|' \
                -e 's|(sync)->signaling = false;|__atomic_store_n(\&(sync)->signaling, false, __ATOMIC_RELEASE);|' \
             "$f"
-        touch -r "$copy_top/${f##*/}.orig" "$f"
     done
     [ "$(grep -c '__atomic_load_n(&sync->count, __ATOMIC_ACQUIRE)' "$ws_c")" = 4 ] \
         && grep -q '__atomic_load_n(&sync->count, __ATOMIC_ACQUIRE) > 0' "$ws_h" \
@@ -130,7 +128,7 @@ if [ "$kind" = tsan ]; then
     # hardware's order, which is per item: a race across two items of one
     # list is not seen).
     lifo_h=$copy/opal/class/opal_lifo.h
-    cp -p "$lifo_h" "$copy_top/opal_lifo.h.orig"
+    mv "$lifo_h" "$copy_top/opal_lifo.h.orig"
     awk '/^#define OPAL_LIFO_H_HAS_BEEN_INCLUDED/ {
              print; print "void __tsan_acquire(void *addr);"; print "void __tsan_release(void *addr);"
              next }
@@ -141,7 +139,6 @@ if [ "$kind" = tsan ]; then
          fn == "pop" && /return item;/ {
              match($0, /^ */); print substr($0, 1, RLENGTH) "__tsan_acquire((void *) lifo);" }
          { print }' "$copy_top/opal_lifo.h.orig" > "$lifo_h"
-    touch -r "$copy_top/opal_lifo.h.orig" "$lifo_h"
     [ "$(grep -c '__tsan_release((void \*) lifo);' "$lifo_h")" = 2 ] \
         && [ "$(grep -c '__tsan_acquire((void \*) lifo);' "$lifo_h")" = 3 ] \
         || die "instrumented overlay: opal_lifo's push and pop not found in $lifo_h"
@@ -159,14 +156,8 @@ if [ "$kind" = tsan ]; then
     # (the sort compares them with the pristine tarball).
     fifo_h=$copy/opal/mca/btl/sm/btl_sm_fifo.h
     sm_c=$copy/opal/mca/btl/sm/btl_sm_component.c
-    for f in "$fifo_h" "$sm_c"; do
-        cp -p "$f" "$copy_top/${f##*/}.orig"
-    done
     sed -i 's|^    fifo_value_t rhdr = virtual2relative((char \*) hdr);$|    { extern void __tsan_release(void *); __tsan_release((void *) hdr); } &|' "$fifo_h"
     sed -i 's|^        mca_btl_sm_frag_complete(hdr->frag);$|        { extern void __tsan_acquire(void *); __tsan_acquire((void *) hdr); } &|' "$sm_c"
-    for f in "$fifo_h" "$sm_c"; do
-        touch -r "$copy_top/${f##*/}.orig" "$f"
-    done
     [ "$(grep -c '__tsan_release((void \*) hdr); } *fifo_value_t rhdr' "$fifo_h")" = 1 ] \
         && [ "$(grep -c '__tsan_acquire((void \*) hdr); } *mca_btl_sm_frag_complete' "$sm_c")" = 1 ] \
         || die "instrumented overlay: btl/sm's send and completion of a fragment not found in $fifo_h and $sm_c"
